@@ -1,0 +1,56 @@
+# Every target sets itself up from a fresh clone: Debian packages (when missing), then the venv.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+APT_STAMP := $(VENV)/.apt-checked
+# Xvfb for the Kivy screens, espeak-ng/sox for voice, GL/mtdev for Kivy's SDL2 window, systemd for unit checks.
+APT_PACKAGES := xvfb xauth espeak-ng sox libgl1 libegl1 libgles2 libmtdev1 systemd
+DEMO_OUT ?= demo-out
+
+.PHONY: setup test lint typecheck pytest demo run bench clean
+
+setup: $(STAMP)
+
+$(APT_STAMP):
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@mkdir -p $(VENV) && touch $@
+
+$(STAMP): pyproject.toml $(APT_STAMP)
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	@touch $@
+
+lint: setup
+	$(BIN)/ruff check .
+
+typecheck: setup
+	$(BIN)/mypy
+
+pytest: setup
+	$(eval XVFB := $(shell command -v xvfb-run >/dev/null 2>&1 && echo "xvfb-run -a -s '-screen 0 1280x800x24'"))
+	$(XVFB) $(BIN)/pytest
+
+test: lint typecheck pytest
+
+demo: setup
+	$(eval XVFB := $(shell command -v xvfb-run >/dev/null 2>&1 && echo "xvfb-run -a -s '-screen 0 1280x800x24'"))
+	$(XVFB) $(BIN)/tableassist demo --out $(DEMO_OUT)
+
+run: setup
+	$(BIN)/tableassist run --simulate
+
+bench: setup
+	@for f in tests/bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) $(DEMO_OUT) .mypy_cache .ruff_cache .pytest_cache

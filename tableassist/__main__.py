@@ -1,0 +1,3 @@
+from tableassist.cli import main
+
+raise SystemExit(main())

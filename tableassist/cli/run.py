@@ -1,0 +1,19 @@
+"""`tableassist run`: the touchscreen app."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from tableassist.errors import UserError
+
+
+def register(commands: Any, common: argparse.ArgumentParser) -> None:
+    parser = commands.add_parser(
+        "run", parents=[common], help="the touchscreen app"
+    )
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    raise UserError("not built yet")

@@ -1,0 +1,19 @@
+"""`tableassist score`: the end-of-game score calculator."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from tableassist.errors import UserError
+
+
+def register(commands: Any, common: argparse.ArgumentParser) -> None:
+    parser = commands.add_parser(
+        "score", parents=[common], help="the end-of-game score calculator"
+    )
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    raise UserError("not built yet")
