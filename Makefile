@@ -9,7 +9,7 @@ APT_STAMP := $(VENV)/.apt-checked
 APT_PACKAGES := xvfb xauth espeak-ng sox libgl1 libegl1 libgles2 libmtdev1 systemd
 DEMO_OUT ?= demo-out
 
-.PHONY: setup test lint typecheck pytest demo run bench clean
+.PHONY: setup test lint typecheck pytest demo run bench clean install-pi
 
 setup: $(STAMP)
 
@@ -54,3 +54,8 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) $(DEMO_OUT) .mypy_cache .ruff_cache .pytest_cache
+
+# On a Raspberry Pi: install the service, the backup timer and the udev rule (see systemd/README.md).
+# ARGS=--dry-run prints what it would do.
+install-pi:
+	bash systemd/install-pi.sh $(ARGS)
