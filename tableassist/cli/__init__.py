@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "cards",
     "say",
     "doctor",
+    "backup",
 )
 
 
