@@ -1,0 +1,1 @@
+"""Files shipped with the core: the documented sample config."""
