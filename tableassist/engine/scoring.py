@@ -17,6 +17,7 @@ Pure Python, stdlib only: the engine calls this for its final scores and its liv
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -278,3 +279,186 @@ def score_table(holdings: Sequence[Holding], tie_rule: str, components: Componen
     """Every player's score, in turn order of the final round, and the winners by the tie rule."""
     scores = [score_player(h, components) for h in holdings]
     return TableScore(players=scores, winners=winners(scores, tie_rule), tie_rule=tie_rule)
+
+
+# --- The score calculator's input: a described table (DESIGN.md, "`score` input") -----------------------
+
+
+class ScoreInputError(ValueError):
+    """A described table that cannot be scored; the message is one line naming the field and the problem."""
+
+
+PLAYER_FIELDS = ("name", "site_vps", "track_vps", "rubble", "coal", "surveyor", "train", "contracts", "daffodils")
+TABLE_FIELDS = ("tie_rule", "players")
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return repr(value)
+
+
+def _check_keys(obj: dict[str, Any], known: Sequence[str], where: str) -> None:
+    """A misspelt field would silently score nothing ("daffodil": 6), so near misses are refused.
+
+    Other extra fields (a colour, a comment) are ignored: they cannot change a score.
+    """
+    for key in obj:
+        if key in known:
+            continue
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+        if close and close[0] not in obj:
+            raise ScoreInputError(f"{where}.{key}: unknown field; did you mean {close[0]!r}?")
+
+
+def _whole(obj: dict[str, Any], key: str, where: str, default: int | None = None) -> int:
+    if key not in obj:
+        if default is not None:
+            return default
+        raise ScoreInputError(f"{where}.{key}: missing (a whole number, 0 or more)")
+    value = obj[key]
+    if not _is_whole(value):
+        raise ScoreInputError(f"{where}.{key}: must be a whole number, not {_type_name(value)}")
+    if value < 0:
+        raise ScoreInputError(f"{where}.{key}: must not be negative (got {value})")
+    return int(value)
+
+
+def _whole_list(obj: dict[str, Any], key: str, where: str, what: str) -> list[int]:
+    if key not in obj:
+        raise ScoreInputError(f"{where}.{key}: missing (a list of {what}; [] for none)")
+    values = obj[key]
+    if not isinstance(values, list):
+        raise ScoreInputError(f"{where}.{key}: must be a list of {what}, not {_type_name(values)}")
+    for i, value in enumerate(values):
+        if not _is_whole(value):
+            raise ScoreInputError(f"{where}.{key}[{i}]: must be a whole number, not {_type_name(value)}")
+        if value < 0:
+            raise ScoreInputError(f"{where}.{key}[{i}]: must not be negative (got {value})")
+    return [int(v) for v in values]
+
+
+def _holding_from_json(obj: object, where: str) -> Holding:
+    if not isinstance(obj, dict):
+        raise ScoreInputError(f"{where}: must be an object with the player's name, markers, cubes and cards, "
+                              f"not {_type_name(obj)}")
+    _check_keys(obj, PLAYER_FIELDS, where)
+    if "name" not in obj:
+        raise ScoreInputError(f"{where}.name: missing (the player's name or colour)")
+    name = obj["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise ScoreInputError(f"{where}.name: must be a non-empty text, not {_type_name(name)}")
+    if "surveyor" not in obj:
+        raise ScoreInputError(f"{where}.surveyor: missing (the station the surveyor reached, e.g. \"clogwyn\")")
+    surveyor = obj["surveyor"]
+    if not isinstance(surveyor, str):
+        raise ScoreInputError(f"{where}.surveyor: must be a station name such as \"clogwyn\", not "
+                              f"{_type_name(surveyor)}")
+    if "train" not in obj:
+        raise ScoreInputError(f"{where}.train: missing (the train number, or null for none)")
+    train = obj["train"]
+    if train is not None and not _is_whole(train):
+        raise ScoreInputError(f"{where}.train: must be a train number or null, not {_type_name(train)}")
+    return Holding(
+        name=name,
+        site_vps=_whole_list(obj, "site_vps", where, "site VPs"),
+        track_vps=_whole_list(obj, "track_vps", where, "track-card VPs"),
+        rubble=_whole(obj, "rubble", where),
+        coal=_whole(obj, "coal", where),
+        surveyor=surveyor,
+        train=train,
+        contracts=_whole_list(obj, "contracts", where, "contract numbers"),
+        daffodils=_whole(obj, "daffodils", where, default=0),
+    )
+
+
+def table_from_json(data: object, components: Components) -> tuple[list[Holding], str]:
+    """The players (in turn order of the final round) and the tie rule of a described table, checked.
+
+    Raises ScoreInputError naming the first bad field.
+    """
+    if not isinstance(data, dict):
+        raise ScoreInputError(f"the input must be a JSON object with a \"players\" list, not {_type_name(data)}")
+    _check_keys(data, TABLE_FIELDS, "input")
+    tie_rule = data.get("tie_rule", "last_in_turn_order")
+    if tie_rule not in TIE_RULES:
+        raise ScoreInputError(f"tie_rule: must be \"last_in_turn_order\" or \"shared\", not {_type_name(tie_rule)}")
+    if "players" not in data:
+        raise ScoreInputError("players: missing (a list of players in turn order of the final round)")
+    players = data["players"]
+    if not isinstance(players, list):
+        raise ScoreInputError(f"players: must be a list of players, not {_type_name(players)}")
+    lowest, highest = components.raw["players"]["min"], components.raw["players"]["max"]
+    if not lowest <= len(players) <= highest:
+        raise ScoreInputError(f"players: Snowdonia is for {lowest} to {highest} players, this table has "
+                              f"{len(players)}")
+    holdings = [_holding_from_json(p, f"players[{i}]") for i, p in enumerate(players)]
+    validate_table(holdings, components)
+    return holdings, tie_rule
+
+
+def validate_table(holdings: Sequence[Holding], components: Components) -> None:
+    """Rule checks on a whole table: what the box and the player count allow. Raises ScoreInputError."""
+    count = len(holdings)
+    markers = int(components.raw["players"]["ownership_markers"])
+    in_play = {s.id for s in components.stations_for(count)}
+    all_stations = [s.id for s in components.stations]
+    allowed = components.contracts_for(count)
+    lowest_contract, highest_contract = min(components.contracts), max(components.contracts)
+    names: dict[str, int] = {}
+    contract_holder: dict[int, str] = {}
+    train_holder: dict[int, str] = {}
+    for i, h in enumerate(holdings):
+        where = f"players[{i}]"
+        if h.name in names:
+            raise ScoreInputError(f"{where}.name: {h.name!r} is already the name of players[{names[h.name]}]; "
+                                  "names must differ")
+        names[h.name] = i
+        placed = len(h.site_vps) + len(h.track_vps)
+        if placed > markers:
+            raise ScoreInputError(f"{where}: {h.name} has {placed} ownership markers on sites and tracks "
+                                  f"({len(h.site_vps)} + {len(h.track_vps)}), but each player has only {markers}")
+        if h.surveyor not in all_stations:
+            raise ScoreInputError(f"{where}.surveyor: unknown station {h.surveyor!r}; stations are "
+                                  f"{', '.join(all_stations)}")
+        if h.surveyor not in in_play:
+            station = components.station(h.surveyor)
+            counts = "–".join(str(n) for n in (min(station.player_counts), max(station.player_counts)))
+            raise ScoreInputError(f"{where}.surveyor: {station.name} is only in play with {counts} players, "
+                                  f"this table has {count}")
+        if h.train is not None:
+            if h.train not in components.trains:
+                raise ScoreInputError(f"{where}.train: there is no train No. {h.train} (trains are "
+                                      f"{min(components.trains)}–{max(components.trains)}, or null)")
+            if h.train in train_holder:
+                raise ScoreInputError(f"{where}.train: train No. {h.train} is already held by "
+                                      f"{train_holder[h.train]}; each train exists once")
+            train_holder[h.train] = h.name
+        for j, number in enumerate(h.contracts):
+            field_name = f"{where}.contracts[{j}]"
+            if number not in components.contracts:
+                raise ScoreInputError(f"{field_name}: there is no contract {number} (contracts are "
+                                      f"{lowest_contract}–{highest_contract})")
+            if number not in allowed:
+                needed = components.contracts[number].players_min
+                raise ScoreInputError(f"{field_name}: contract {number} is only used with {needed} or more "
+                                      f"players, this table has {count}")
+            if number in contract_holder:
+                other = contract_holder[number]
+                again = "twice" if other == h.name else f"by {h.name} and by {other}"
+                raise ScoreInputError(f"{field_name}: contract {number} is held {again}; each card exists once")
+            contract_holder[number] = h.name
