@@ -1,0 +1,218 @@
+"""The announcer: engine events become lines the table hears and sees, in the table's language.
+
+It only words what the engine reports (which rubble came from which card, which track cards turned);
+it never recomputes rules. Urgent lines (weather, events, game over) go before chatter in the voice
+queue; `spoken=False` lines are shown but not said, so the speaker is not a running commentary.
+"""
+
+from __future__ import annotations
+
+import gettext
+from dataclasses import dataclass
+from typing import Any
+
+from tableassist.i18n import translator
+from tableassist.session.labels import (
+    area_name,
+    describe_cubes,
+    event_name,
+    join_numbers,
+    station_name,
+    weather_name,
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    urgent: bool = False
+    spoken: bool = True
+    topic: str = ""  # the event type that produced it (the demo picks lines to render as WAV by topic)
+
+
+class Announcer:
+    def __init__(self, language: str = "en") -> None:
+        self.tr: gettext.NullTranslations = translator(language)
+
+    def lines(self, events: list[dict[str, Any]], game: Any) -> list[Line]:
+        out: list[Line] = []
+        run: list[dict[str, Any]] = []  # consecutive rubble taken by one player (or one event)
+        for event in [*events, {"type": "_end"}]:
+            if event.get("type") == "rubble_taken" and (not run or run[0].get("player") == event.get("player")):
+                run.append(event)
+                continue
+            if run:
+                out.extend(self._rubble(run, game))
+                run = []
+            if event.get("type") == "rubble_taken":
+                run.append(event)
+            else:
+                out.extend(self.line(event, game))
+        return out
+
+    def _where(self, event: dict[str, Any], game: Any) -> str:
+        source = event.get("source") or {}
+        if "track" in source:
+            return self.tr.gettext("track card {card}").format(card=source["track"])
+        return station_name(game, source.get("station"))
+
+    def _rubble(self, run: list[dict[str, Any]], game: Any) -> list[Line]:
+        """'Green takes 4 rubble: 2 from track card 3, 2 from track card 4.' — one line per excavation."""
+        _ = self.tr.gettext
+        total = sum(int(e.get("n", 0)) for e in run)
+        parts = ", ".join(_("{n} from {where}").format(n=e.get("n"), where=self._where(e, game)) for e in run)
+        index = run[0].get("player")
+        if index is None:
+            return [Line(_("Remove {n} rubble: {parts}.").format(n=total, parts=parts), True, True, "rubble_taken")]
+        return [Line(_("{player} takes {n} rubble: {parts}.").format(
+            player=game.setup.players[index], n=total, parts=parts), False, False, "rubble_taken")]
+
+    def line(self, event: dict[str, Any], game: Any) -> list[Line]:
+        _ = self.tr.gettext
+        kind = str(event.get("type", ""))
+        players = list(game.setup.players)
+
+        def who(key: str = "player") -> str:
+            index = event.get(key)
+            return str(players[index]) if isinstance(index, int) and 0 <= index < len(players) else ""
+
+        def say(text: str, urgent: bool = False, spoken: bool = True) -> list[Line]:
+            return [Line(text, urgent, spoken, kind)]
+
+        def show(text: str) -> list[Line]:
+            return [Line(text, False, False, kind)]
+
+        if kind == "round_started":
+            return say(_("Round {round}. {player} is the start player.").format(
+                round=event.get("round"), player=who("start_player")))
+        if kind == "weather_changed":
+            return say(_("Weather: {weather}.").format(weather=weather_name(event.get("weather"), self.tr)),
+                       urgent=True)
+        if kind == "work_rate_changed":
+            track = _("Excavation") if event.get("track") == "excavation" else _("Lay Track")
+            return show(_("{track} work rate: {old} to {new}.").format(track=track, old=event.get("from"),
+                                                                        new=event.get("to")))
+        if kind == "fog":
+            return say(_("Fog: no labourers on Excavation or Lay Track this round."), urgent=True)
+        if kind == "phase_changed":
+            area = event.get("area")
+            if area:
+                return show(_("Now: {area}.").format(area=area_name(str(area), self.tr)))
+            return show(_("Phase: {phase}.").format(phase=self._phase(str(event.get("phase", "")))))
+        if kind == "temporary_labourer_hired":
+            return say(_("{player} hires the temporary labourer for {coal} coal.").format(
+                player=who(), coal=event.get("coal")))
+        if kind == "labourer_placed":
+            return show(_("{player} places a labourer on {area}, space {space}.").format(
+                player=who(), area=area_name(str(event.get("area")), self.tr), space=event.get("space")))
+        if kind == "contract_played":
+            return say(_("{player} plays contract {contract}.").format(player=who(), contract=event.get("contract")))
+        if kind == "cubes_drawn":
+            cubes = {k: event.get(k, 0) for k in ("iron", "stone", "coal", "event")}
+            return show(_("Drawn from the bag: {cubes}.").format(cubes=describe_cubes(cubes, self.tr)))
+        if kind == "stock_yard_restocked":
+            cubes = {k: event.get(k, 0) for k in ("iron", "stone", "coal")}
+            return say(_("Restock the stock yard: put {cubes} on it.").format(cubes=describe_cubes(cubes, self.tr)))
+        if kind == "cubes_taken":
+            cubes = {k: event.get(k, 0) for k in ("iron", "stone", "coal")}
+            return show(_("{player} takes {cubes} from the stock yard.").format(
+                player=who(), cubes=describe_cubes(cubes, self.tr)))
+        if kind == "start_player_changed":
+            return say(_("{player} is now the start player.").format(player=who()))
+        if kind == "rubble_taken":
+            return self._rubble([event], game)
+        if kind == "excavation_done":
+            return say(_("{player} excavates {n}.").format(player=who(), n=event.get("n")))
+        if kind == "site_completed":
+            return show(_("Site cleared at {station}.").format(station=station_name(game, event.get("station"))))
+        if kind == "converted":
+            return show(_("{player} converts: {steel} steel, {stone} stone.").format(
+                player=who(), steel=event.get("steel", 0), stone=event.get("stone", 0)))
+        if kind == "track_laid":
+            if event.get("player") is None:
+                return say(_("Turn over track card {card}.").format(card=event.get("card")))
+            return say(_("{player} lays track card {card}.").format(player=who(), card=event.get("card")))
+        if kind == "station_built":
+            return say(_("{player} builds at {station} for {vp} points.").format(
+                player=who(), station=station_name(game, event.get("station")), vp=event.get("vp")))
+        if kind == "train_bought":
+            return say(_("{player} buys train {train}.").format(player=who(), train=event.get("train")))
+        if kind == "train_returned":
+            return say(_("{player} returns train {train} to the engine shed.").format(
+                player=who(), train=event.get("train")))
+        if kind == "contract_taken":
+            return show(_("{player} takes contract {contract}.").format(player=who(), contract=event.get("contract")))
+        if kind == "contract_revealed":
+            return show(_("Contract {contract} goes into the site office.").format(contract=event.get("contract")))
+        if kind == "contract_discarded":
+            return show(_("Contract {contract} is discarded.").format(contract=event.get("contract")))
+        if kind == "surveyor_moved":
+            return show(_("{player}'s surveyor moves to {station}.").format(
+                player=who(), station=station_name(game, event.get("station"))))
+        if kind == "labourer_moved":
+            return show(_("{player} moves a labourer.").format(player=who()))
+        if kind == "site_office_restocked":
+            return show(_("Site office restocked: contracts {cards}.").format(
+                cards=join_numbers(list(event.get("cards", [])), self.tr)))
+        if kind == "event_cube_placed":
+            return say(_("Event on space {space}: {event}.").format(
+                space=event.get("space"), event=event_name(str(event.get("kind")), self.tr)), urgent=True)
+        if kind == "event_resolved":
+            return self._event_resolved(event, game)
+        if kind == "event_cubes_returned":
+            return show(_("{n} event cubes go back into the bag.").format(n=event.get("n")))
+        if kind == "station_completed_by_event":
+            return say(_("{station} is completed: put a game marker on it.").format(
+                station=station_name(game, event.get("station"))), urgent=True)
+        if kind == "trains_available":
+            return say(_("Trains may now be bought."), urgent=True)
+        if kind == "maintenance_paid":
+            return show(_("{player} maintains the train.").format(player=who()))
+        if kind == "extra_build_area_opened":
+            return say(_("All rubble is gone: the set-aside train opens an extra Build area."), urgent=True)
+        if kind == "game_end_triggered":
+            return say(_("The last track is laid: one more round, then the game ends."), urgent=True)
+        if kind == "game_over":
+            return self._game_over(event)
+        return []
+
+    def _phase(self, phase: str) -> str:
+        _ = self.tr.gettext
+        names = {
+            "setup": _("setup"), "placement": _("placement"), "resolution": _("resolution"),
+            "end_of_round": _("end of round"), "game_over": _("game over"),
+        }
+        return names.get(phase, phase)
+
+    def _event_resolved(self, event: dict[str, Any], game: Any) -> list[Line]:
+        _ = self.tr.gettext
+        kind = str(event.get("kind"))
+        cards = event.get("tracks") or event.get("cards") or []
+        if kind == "lay_track":
+            text = _("Event: contractors lay track.")
+            if cards:
+                text += " " + _("Turn over the next track cards: {cards}.").format(
+                    cards=join_numbers(list(cards), self.tr))
+        elif kind == "excavate":
+            text = _("Event: contractors clear rubble; nobody scores it.")
+        elif kind == "complete_station":
+            text = _("Event: contractors complete the first unfinished station.")
+        elif kind == "trains_available":
+            text = _("Event: trains may now be bought.")
+        elif kind == "maintenance":
+            text = _("Event: train maintenance: every train owner pays 1 steel or returns the train.")
+        else:
+            text = _("Event: {event}.").format(event=event_name(kind, self.tr))
+        return [Line(text, True, True, "event_resolved")]
+
+    def _game_over(self, event: dict[str, Any]) -> list[Line]:
+        _ = self.tr.gettext
+        scores = event.get("scores") or {}
+        winners = list(scores.get("winners", []))
+        totals = {p.get("name"): p.get("total") for p in scores.get("players", [])}
+        if len(winners) == 1:
+            text = _("Game over. {winner} wins with {points} points.").format(
+                winner=winners[0], points=totals.get(winners[0]))
+        else:
+            text = _("Game over. {winners} share the win.").format(winners=join_numbers(winners, self.tr))
+        return [Line(text, True, True, "game_over")]

@@ -1,0 +1,470 @@
+"""The TableSession: one game at the table, through the engine, the devices and the journal.
+
+Everything that changes the game goes through `_apply`, which lets the engine validate the action,
+commits the journal row, and only then announces and notifies: an action is never acknowledged before it
+is on disk. One re-entrant lock serialises the UI thread and the device threads; the work done under it
+is an engine step plus one SQLite commit (milliseconds), so no caller waits long.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tableassist.errors import UserError
+from tableassist.i18n import translator
+from tableassist.ports import Button, Language, YardReading
+from tableassist.session import rules
+from tableassist.session.announcer import Announcer, Line
+from tableassist.session.devices import Devices
+from tableassist.session.forecast import event_risk
+from tableassist.session.journal import Journal
+from tableassist.session.yard import YardCheck, compare_yard, propose_bag_draw, propose_take
+
+BagMode = Literal["digital", "physical"]
+Subscriber = Callable[[dict[str, Any]], None]
+
+# Undo goes back over the assistant's own chance draws to the last step a person took: otherwise the
+# same seeded draw would be taken again at once and undo would seem to do nothing.
+AUTOMATIC_SOURCES = frozenset({"digital"})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    ok: bool
+    message: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class TableSession:
+    def __init__(self, journal: Journal, devices: Devices | None = None, components: Any = None,
+                 language: Language = "en", *, auto_draw: bool = True) -> None:
+        self.journal = journal
+        self.devices = devices or Devices()
+        self.components = components if components is not None else rules.default_components()
+        self.language: Language = language
+        self.auto_draw = auto_draw
+        self._tr = translator(language)
+        self._announcer = Announcer(language)
+        self._lock = threading.RLock()
+        self._subscribers: list[Subscriber] = []
+        self._game: Any = None
+        self._game_id: int | None = None
+        self._bag_mode: BagMode = "digital"
+        self._seed = 0
+        self._sources: list[str] = []
+        self._redo: list[tuple[dict[str, Any], str]] = []
+        self._announcements: deque[Line] = deque(maxlen=20)
+        self._pending: dict[str, Any] | None = None
+        self._error: str | None = None
+        self._yard: YardCheck | None = None
+        self._spoken_mismatch: str | None = None
+        self._wire_devices()
+
+    # ---- games ---------------------------------------------------------------------------------
+
+    def new_game(self, players: list[str], colours: list[str], bag_mode: BagMode = "digital",
+                 options: dict[str, Any] | None = None, seed: int | None = None,
+                 solo_train: int | None = None) -> int:
+        """Start and journal a new game; UserError with a plain sentence when the setup is not possible."""
+        if bag_mode not in ("digital", "physical"):
+            raise UserError(self._("The bag mode must be digital or physical."))
+        setup = rules.make_setup(players, colours, options or {}, solo_train, self.components)
+        game = rules.new_game(setup)
+        if seed is None:
+            seed = int.from_bytes(__import__("os").urandom(4), "big")
+        with self._lock:
+            game_id = self.journal.create_game(rules.setup_to_json(setup), bag_mode, seed, self.language)
+            self._load(game_id, game, bag_mode, seed, [])
+            self._announce([Line(self._("New game: {players}.").format(players=", ".join(players)), False)])
+            self._advance()
+        self._notify()
+        return game_id
+
+    def resume(self, game: int | str = "latest") -> int:
+        """Rebuild a journalled game by replaying its actions (after a restart or a power cut)."""
+        with self._lock:
+            game_id = self.journal.resolve(game)
+            record = self.journal.load(game_id)
+            setup = rules.setup_from_json(record.setup, self.components)
+            replayed = rules.replay(setup, record.actions)
+            sources = self.journal.sources(game_id)[: len(record.actions)]
+            self._load(game_id, replayed, record.bag_mode, record.seed, sources)  # type: ignore[arg-type]
+            self._announce([Line(self._("Game {game} resumed.").format(game=game_id), False)])
+            if replayed.finished and not record.finished:
+                self.journal.finish(game_id, rules.result(replayed))
+            self._advance()
+        self._notify()
+        return game_id
+
+    def games(self) -> list[dict[str, Any]]:
+        return self.journal.games()
+
+    @property
+    def game_id(self) -> int | None:
+        return self._game_id
+
+    @property
+    def game(self) -> Any:
+        """The engine game (read it, never apply to it directly: that would bypass the journal)."""
+        return self._game
+
+    def _load(self, game_id: int, game: Any, bag_mode: BagMode, seed: int, sources: list[str]) -> None:
+        self._game_id, self._game, self._bag_mode, self._seed = game_id, game, bag_mode, seed
+        self._sources = list(sources) + ["table"] * (len(game.actions) - len(sources))
+        self._redo.clear()
+        self._pending = None
+        self._error = None
+        self._yard = None
+
+    # ---- acting --------------------------------------------------------------------------------
+
+    def act(self, action: dict[str, Any], source: str = "table") -> Outcome:
+        """Apply one engine action for the table; refused with a reason, never raised."""
+        with self._lock:
+            if self._game is None:
+                return self._refuse(self._("No game is running."))
+            outcome = self._apply(action, source)
+            if outcome.ok:
+                self._redo.clear()
+                self._pending = None
+                self._advance()
+        self._notify()
+        return outcome
+
+    def why_not(self, action: dict[str, Any]) -> str | None:
+        with self._lock:
+            if self._game is None:
+                return self._("No game is running.")
+            reason = rules.why_not(self._game, action)
+            return self._(reason) if reason else None
+
+    def draw(self) -> Outcome:
+        """Let the assistant supply the awaited chance outcome from its exact model (seed + action index)."""
+        with self._lock:
+            if self._game is None or self._game.finished:
+                return self._refuse(self._("Nothing is waiting for a draw."))
+            decision = self._game.waiting
+            if decision is None or decision.player is not None:
+                return self._refuse(self._("Nothing is waiting for a draw."))
+            action = rules.digital_outcome(self._game, self._seed)
+            outcome = self._apply(action, "digital")
+            if outcome.ok:
+                self._redo.clear()
+                self._advance()
+        self._notify()
+        return outcome
+
+    def undo(self) -> Outcome:
+        """Drop the last step a person took (and the assistant's draws after it); redo can bring it back."""
+        with self._lock:
+            if not self.can_undo:
+                return self._refuse(self._("There is nothing to undo."))
+            assert self._game is not None and self._game_id is not None
+            dropped: list[tuple[dict[str, Any], str]] = []
+            while self._game.actions:
+                source = self._sources[-1]
+                dropped.append((dict(self._game.actions[-1]), source))
+                self._game.undo()
+                self._sources.pop()
+                if source not in AUTOMATIC_SOURCES:
+                    break
+            self.journal.truncate(self._game_id, len(self._game.actions))
+            self._redo.extend(dropped)  # stack: the last element is the first to redo
+            self._pending = None
+            self._error = None
+            line = Line(self._("Undone."), False)
+            self._announce([line])
+        self._notify()
+        return Outcome(True, line.text, [])
+
+    def redo(self) -> Outcome:
+        with self._lock:
+            if not self._redo:
+                return self._refuse(self._("There is nothing to redo."))
+            events: list[dict[str, Any]] = []
+            action, source = self._redo.pop()
+            outcome = self._apply(action, source)
+            if not outcome.ok:
+                self._redo.clear()
+                return outcome
+            events.extend(outcome.events)
+            while self._redo and self._redo[-1][1] in AUTOMATIC_SOURCES:
+                action, source = self._redo.pop()
+                step = self._apply(action, source)
+                if not step.ok:
+                    self._redo.clear()
+                    break
+                events.extend(step.events)
+            if not self._redo:
+                self._advance()
+        self._notify()
+        return Outcome(True, outcome.message, events)
+
+    @property
+    def can_undo(self) -> bool:
+        return self._game is not None and any(s not in AUTOMATIC_SOURCES for s in self._sources)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def confirm(self) -> Outcome:
+        """Accept the pending proposal (camera, physical bag); without one, take a forced single choice."""
+        with self._lock:
+            if self._game is None:
+                return self._refuse(self._("No game is running."))
+            if self._pending is not None:
+                action, source = self._pending["action"], self._pending["source"]
+                self._pending = None
+                outcome = self._apply(action, source)
+                if outcome.ok:
+                    self._redo.clear()
+                    self._advance()
+            else:
+                legal = rules.legal(self._game)
+                if len(legal) != 1 or self._game.waiting is None or self._game.waiting.player is None:
+                    return self._refuse(self._("Nothing to confirm: choose on the screen."))
+                outcome = self._apply(legal[0], "table")
+                if outcome.ok:
+                    self._redo.clear()
+                    self._advance()
+        self._notify()
+        return outcome
+
+    def reject(self) -> Outcome:
+        with self._lock:
+            if self._pending is None:
+                return self._refuse(self._("Nothing to reject."))
+            self._pending = None
+        self._notify()
+        return Outcome(True, self._("Proposal dropped: correct it on the screen."), [])
+
+    def set_language(self, language: Language) -> None:
+        with self._lock:
+            self.language = language
+            self._tr = translator(language)
+            self._announcer = Announcer(language)
+            if self.devices.voice is not None:
+                self.devices.voice.set_language(language)
+            if self._game_id is not None:
+                self.journal.set_language(self._game_id, language)
+        self._notify()
+
+    # ---- devices -------------------------------------------------------------------------------
+
+    def on_button(self, button: Button) -> None:
+        handlers: dict[str, Callable[[], Outcome]] = {
+            "confirm": self.confirm, "back": self.reject, "undo": self.undo, "next": self.draw,
+        }
+        handler = handlers.get(button)
+        if handler is not None:
+            handler()
+
+    def on_tag(self, tag: str) -> Outcome:
+        """An RFID tap: the card it names becomes the matching legal action, or a plain refusal."""
+        with self._lock:
+            card = None
+            if self.devices.cards is not None:
+                card = self.devices.cards.lookup(tag)
+            if card is None:
+                outcome = self._refuse(self._("Unknown card {tag}: enrol it with 'tableassist cards enrol'.")
+                                       .format(tag=tag), speak=True)
+                self._notify()
+                return outcome
+            if self._game is None:
+                return self._refuse(self._("No game is running."))
+            action = rules.action_for_card(self._game, card)
+            if action is None:
+                outcome = self._refuse(self._("That card does not fit what the table is doing now."), speak=True)
+                self._notify()
+                return outcome
+        return self.act(action, "rfid")
+
+    def on_yard(self, reading: YardReading) -> None:
+        """A stable camera reading: compare it with the engine and turn a difference into a proposal."""
+        with self._lock:
+            if self._game is None:
+                return
+            self._yard = compare_yard(rules.stock_yard(self._game), reading)
+            self._propose_from_camera(reading)
+            message = self._yard_message()
+            if message and message != self._spoken_mismatch:
+                self._spoken_mismatch = message
+                self._announce([Line(message, True)])
+            elif not message:
+                self._spoken_mismatch = None
+        self._notify()
+
+    def check_yard(self) -> None:
+        camera = self.devices.camera
+        if camera is not None:
+            self.on_yard(camera.read_yard())
+
+    # ---- view ----------------------------------------------------------------------------------
+
+    def subscribe(self, fn: Subscriber) -> Callable[[], None]:
+        with self._lock:
+            self._subscribers.append(fn)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if fn in self._subscribers:
+                    self._subscribers.remove(fn)
+        return unsubscribe
+
+    def view(self) -> dict[str, Any]:
+        with self._lock:
+            return self._view()
+
+    def close(self) -> None:
+        self.devices.close()
+
+    # ---- internals -----------------------------------------------------------------------------
+
+    def _(self, message: str) -> str:
+        return self._tr.gettext(message)
+
+    def _refuse(self, reason: str, *, speak: bool = False) -> Outcome:
+        self._error = reason
+        if speak:
+            self._announce([Line(reason, True)])
+        if self.devices.controls is not None:
+            self.devices.controls.show_status("error")
+            self.devices.controls.buzz()
+        return Outcome(False, reason, [])
+
+    def _apply(self, action: dict[str, Any], source: str) -> Outcome:
+        """Validate, commit, then acknowledge. Caller holds the lock."""
+        game = self._game
+        assert game is not None and self._game_id is not None
+        if game.finished:
+            return self._refuse(self._("The game is over."))
+        try:
+            events = rules.apply(game, action)
+        except rules.Refused as refused:
+            return self._refuse(self._(refused.reason))
+        try:
+            self.journal.append(self._game_id, len(game.actions) - 1, game.actions[-1], source)
+        except sqlite3.Error as err:
+            game.undo()  # not on disk, so it did not happen
+            return self._refuse(self._("Could not save the action ({error}); nothing changed.").format(error=err))
+        self._sources.append(source)
+        self._error = None
+        if game.finished:
+            self.journal.finish(self._game_id, rules.result(game))
+        lines = self._announcer.lines(events, game)
+        self._announce(lines)
+        if self.devices.controls is not None:
+            urgent = any(line.urgent for line in lines)
+            self.devices.controls.show_status("event" if urgent else "waiting")
+        return Outcome(True, lines[0].text if lines else self._("Done."), events)
+
+    def _advance(self) -> None:
+        """After a change: in the digital bag mode supply chance outcomes until a person must act."""
+        game = self._game
+        if game is None:
+            return
+        guard = 0
+        while not game.finished and self.auto_draw and guard < 500:
+            decision = game.waiting
+            if decision is None or decision.player is not None:
+                break
+            if self._bag_mode == "physical":
+                break
+            action = rules.digital_outcome(game, self._seed)
+            if not self._apply(action, "digital").ok:
+                break
+            guard += 1
+        if self._bag_mode == "physical" and self.devices.camera is not None and rules.awaits_bag_draw(game):
+            self._propose_from_camera(self.devices.camera.read_yard())
+
+    def _propose_from_camera(self, reading: YardReading) -> None:
+        game = self._game
+        if game is None or reading.unsure:
+            return
+        if self._bag_mode == "physical" and rules.awaits_bag_draw(game):
+            proposal = propose_bag_draw(game, reading, self._tr)
+        else:
+            proposal = propose_take(game, reading, self._tr)
+        if proposal is not None:
+            self._pending = proposal
+
+    def _yard_message(self) -> str | None:
+        if self._yard is None or not self._yard.differences:
+            return None
+        if self._pending is not None:  # the difference is explained by the proposal awaiting confirmation
+            return None
+        return self._yard.describe(self._tr)
+
+    def _announce(self, lines: list[Line]) -> None:
+        for line in lines:
+            self._announcements.append(line)
+            if self.devices.voice is not None and line.spoken:
+                self.devices.voice.say(line.text, urgent=line.urgent)
+
+    def _notify(self) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+            snapshot = self._view()
+        for fn in subscribers:
+            try:
+                fn(snapshot)
+            except Exception:  # noqa: BLE001 - a broken screen must not stop the table
+                pass
+
+    def _wire_devices(self) -> None:
+        if self.devices.controls is not None:
+            for button in ("confirm", "back", "undo", "next"):
+                self.devices.controls.on_press(button, lambda b=button: self.on_button(b))  # type: ignore[misc]
+        if self.devices.voice is not None:
+            self.devices.voice.set_language(self.language)
+
+    def start_reader(self) -> None:
+        """Start listening for RFID taps (the reader runs its own thread and calls on_tag)."""
+        if self.devices.reader is not None:
+            self.devices.reader.start(self._on_tap, self._on_reader_status)
+
+    def _on_tap(self, tag: str) -> None:
+        self.on_tag(tag)
+
+    def _on_reader_status(self, status: str) -> None:
+        with self._lock:
+            self._error = status
+        self._notify()
+
+    def _view(self) -> dict[str, Any]:
+        game = self._game
+        base: dict[str, Any] = {
+            "game_id": self._game_id, "language": self.language, "bag_mode": self._bag_mode,
+            "announcements": [{"text": line.text, "urgent": line.urgent} for line in self._announcements],
+            "error": self._error, "can_undo": self.can_undo, "can_redo": self.can_redo,
+            "pending": ({"text": self._pending["text"], "action": self._pending["action"]}
+                        if self._pending else None),
+            "placeholders": list(getattr(self.components, "placeholders", ())),
+        }
+        if game is None:
+            base.update(finished=False, round=None, phase=None, players=[], waiting=None, choices=[],
+                        blocked=[], state=None, forecast=None, yard=None, scores_now=None, final=None)
+            return base
+        state = rules.state_json(game)
+        base.update(
+            finished=bool(game.finished),
+            round=state.get("round"), phase=state.get("phase"),
+            players=rules.players(game),
+            waiting=rules.waiting_json(game, self._tr),
+            choices=rules.choices(game, self._tr),
+            blocked=rules.blocked(game, self._tr),
+            state=state,
+            forecast=event_risk(rules.bag(game), rules.restock_count(game), rules.event_spaces_ahead(game)),
+            yard=(self._yard.to_json(self._tr, self._yard_message()) if self._yard
+                  else {"engine": rules.stock_yard(game), "camera": None, "differences": {}, "message": None,
+                        "unsure": None}),
+            scores_now=rules.estimate(game),
+            final=rules.result(game) if game.finished else None,
+        )
+        return base
