@@ -1,0 +1,383 @@
+"""The voice: pyttsx3 on espeak-ng, in its own thread, behind a priority queue.
+
+`say()` only puts the line on a queue and returns, so neither the UI thread nor the session ever waits
+for speech. Urgent lines (weather, events) are spoken before chatter that was queued earlier.
+
+Speaking: pyttsx3 (espeak driver) renders the line into a WAV file and `aplay` plays it. pyttsx3's own
+`say()` does the same on Linux, but through `os.system`, so a missing sound card would go unnoticed;
+doing the two steps here lets the voice notice a missing espeak-ng or audio device, warn once, and then
+go on silently as the design asks. Writing WAV files (the demo, `tableassist say --to`) uses pyttsx3's
+`save_to_file`; if pyttsx3 cannot render on a machine, the `espeak-ng -w` binary is the fallback.
+
+`RecordingVoice` keeps every line (tests and the session's history) and can write each as a WAV file
+into a directory: the headless demo uses it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import logging
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unicodedata
+import wave
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+log = logging.getLogger("tableassist.voice")
+
+LANGUAGES = ("en", "de", "es")
+# espeak-ng voice names; the short language names pick espeak-ng's standard voice for each.
+ESPEAK_VOICES = {"en": "en", "de": "de", "es": "es"}
+SAMPLE_RATE = 22050  # what espeak-ng renders, with pyttsx3 and with the binary alike
+URGENT, CHATTER, STOP = 1, 2, 0
+
+WarningHandler = Callable[[str], None]
+
+
+class VoiceUnavailable(Exception):
+    """Speech cannot be rendered or played on this machine; the message says why and how to fix it."""
+
+
+@dataclass(frozen=True)
+class SpokenLine:
+    text: str
+    language: str
+    urgent: bool
+    volume: float
+    muted: bool = False
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Rendering speech into WAV files
+
+# espeak-ng keeps one global synthesiser per process (pyttsx3 notes it cannot be initialised twice), so
+# every use of pyttsx3 goes through this lock, whichever thread or voice asks.
+_PYTTSX3_LOCK = threading.Lock()
+_pyttsx3_engine: Any = None
+
+
+class _QuietThread(io.TextIOBase):
+    """Swallows writes from one thread, passes all others through.
+
+    pyttsx3 2.99's espeak driver prints "Audio saved to …" on stdout after each save_to_file; the
+    CLI's stdout and the demo's narration must not carry that, and other threads printing meanwhile
+    must not lose their lines.
+    """
+
+    def __init__(self, target: TextIO, quiet_thread: int) -> None:
+        self._target = target
+        self._quiet = quiet_thread
+
+    def write(self, text: str) -> int:
+        if threading.get_ident() == self._quiet:
+            return len(text)
+        return self._target.write(text)
+
+    def flush(self) -> None:
+        self._target.flush()
+
+
+@contextlib.contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    original = sys.stdout
+    sys.stdout = _QuietThread(original, threading.get_ident())
+    try:
+        yield
+    finally:
+        sys.stdout = original
+
+
+def _engine() -> Any:
+    global _pyttsx3_engine
+    if _pyttsx3_engine is None:
+        import pyttsx3  # here: importing this module must not need espeak-ng's library
+
+        _pyttsx3_engine = pyttsx3.init("espeak")
+    return _pyttsx3_engine
+
+
+def check_language(language: str) -> str:
+    if language not in ESPEAK_VOICES:
+        raise ValueError(f"no voice for language '{language}' (known: {', '.join(LANGUAGES)})")
+    return ESPEAK_VOICES[language]
+
+
+def render_with_pyttsx3(text: str, language: str, path: Path, volume: float = 1.0) -> None:
+    voice = check_language(language)
+    with _PYTTSX3_LOCK:
+        try:
+            engine = _engine()
+            engine.setProperty("voice", voice)
+            engine.setProperty("volume", max(0.0, min(1.0, volume)))
+            with _quiet_stdout():
+                engine.save_to_file(text, str(path))
+                engine.runAndWait()
+        except Exception as err:  # noqa: BLE001 - pyttsx3 raises RuntimeError, OSError, ctypes errors…
+            raise VoiceUnavailable(f"pyttsx3 could not render speech: {err}") from err
+    if wav_frames(path) == 0:
+        raise VoiceUnavailable("pyttsx3 rendered no audio")
+
+
+def render_with_espeak_binary(text: str, language: str, path: Path, volume: float = 1.0) -> None:
+    voice = check_language(language)
+    binary = shutil.which("espeak-ng")
+    if binary is None:
+        raise VoiceUnavailable("espeak-ng is not installed (sudo apt install espeak-ng)")
+    amplitude = str(round(max(0.0, min(1.0, volume)) * 100))
+    try:
+        result = subprocess.run([binary, "-v", voice, "-a", amplitude, "-w", str(path), "--", text],
+                                capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise VoiceUnavailable(f"espeak-ng failed: {err}") from err
+    if result.returncode != 0 or wav_frames(path) == 0:
+        reason = result.stderr.strip().splitlines()[0] if result.stderr.strip() else f"exit {result.returncode}"
+        raise VoiceUnavailable(f"espeak-ng failed: {reason}")
+
+
+def write_wav(text: str, language: str, path: str | Path, volume: float = 1.0) -> str:
+    """Render `text` into the WAV file `path`; returns which renderer did it: "pyttsx3" or "espeak-ng".
+
+    Raises ValueError for empty text or an unknown language, VoiceUnavailable when neither renderer works.
+    """
+    if not text.strip():
+        raise ValueError("there is nothing to say")
+    check_language(language)
+    target = Path(path)
+    try:
+        render_with_pyttsx3(text, language, target, volume)
+        return "pyttsx3"
+    except VoiceUnavailable as first:
+        log.debug("pyttsx3 failed (%s); trying the espeak-ng binary", first)
+        try:
+            render_with_espeak_binary(text, language, target, volume)
+        except VoiceUnavailable as second:
+            raise VoiceUnavailable(f"{first}; {second}") from second
+        return "espeak-ng"
+
+
+def wav_frames(path: Path) -> int:
+    try:
+        with wave.open(str(path), "rb") as wav:
+            return wav.getnframes()
+    except (OSError, EOFError, wave.Error):
+        return 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What this machine has (for the voice and for `doctor`)
+
+def espeak_problem() -> str | None:
+    if shutil.which("espeak-ng") is None:
+        return "espeak-ng is not installed (sudo apt install espeak-ng)"
+    return None
+
+
+def pyttsx3_problem() -> str | None:
+    try:
+        with _PYTTSX3_LOCK:
+            engine = _engine()
+            languages = {lang for v in engine.getProperty("voices") for lang in (v.languages or [])}
+    except Exception as err:  # noqa: BLE001 - any failure here means "pyttsx3 does not work"
+        return f"pyttsx3 does not start: {err} (sudo apt install espeak-ng)"
+    missing = [code for code in LANGUAGES if not any(lang.split("-")[0] == code for lang in languages)]
+    if missing:
+        return f"espeak-ng has no voice for {', '.join(missing)} (sudo apt install espeak-ng-data)"
+    return None
+
+
+def audio_output_problem(sound_dir: Path = Path("/dev/snd")) -> str | None:
+    """Why speech could not be heard here, or None when a playback device is there to use."""
+    if shutil.which("aplay") is None:
+        return "aplay is not installed (sudo apt install alsa-utils)"
+    playback = sorted(sound_dir.glob("pcmC*D*p")) if sound_dir.is_dir() else []
+    if not playback:
+        return (f"no sound output device ({sound_dir} has no playback device: connect a speaker, "
+                "or enable the audio output with raspi-config)")
+    if not any(os.access(p, os.R_OK | os.W_OK) for p in playback):
+        return "no permission for the sound device (add your user to the 'audio' group: sudo usermod -aG audio $USER)"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The queue and its thread
+
+class QueuedVoice:
+    """A Voice whose lines are handled one at a time in a thread; subclasses say what handling means."""
+
+    def __init__(self, language: str = "en", volume: float = 0.8, muted: bool = False,
+                 on_warning: WarningHandler | None = None) -> None:
+        check_language(language)
+        self.language = language
+        self.volume = max(0.0, min(1.0, volume))
+        self.muted = muted
+        self._on_warning = on_warning or log.warning
+        self._warned = False
+        self._queue: queue.PriorityQueue[tuple[int, int, SpokenLine | None]] = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name=type(self).__name__, daemon=True)
+        self._thread.start()
+
+    # -- the Voice protocol --
+    def say(self, text: str, *, urgent: bool = False) -> None:
+        if self._closed or not text.strip():
+            return
+        line = SpokenLine(text=text, language=self.language, urgent=urgent, volume=self.volume, muted=self.muted)
+        self._record(line)
+        if not line.muted:
+            self._queue.put((URGENT if urgent else CHATTER, next(self._order), line))
+
+    def set_language(self, language: str) -> None:
+        check_language(language)
+        self.language = language
+
+    def set_volume(self, volume: float) -> None:
+        self.volume = max(0.0, min(1.0, float(volume)))
+
+    def set_muted(self, muted: bool) -> None:
+        self.muted = muted
+
+    def close(self) -> None:
+        """Stop at once: lines still queued are dropped (the game is over or the app is quitting)."""
+        self._stop(priority=STOP)
+
+    # -- for subclasses, tests and the demo --
+    def flush(self, timeout: float = 60.0) -> bool:
+        """Wait until every queued line has been handled; False on timeout."""
+        deadline = time.monotonic() + timeout
+        while self._queue.unfinished_tasks and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return not self._queue.unfinished_tasks
+
+    @property
+    def warned(self) -> bool:
+        return self._warned
+
+    def _record(self, line: SpokenLine) -> None:
+        pass
+
+    def _handle(self, line: SpokenLine) -> None:
+        raise NotImplementedError
+
+    def _warn_once(self, message: str) -> None:
+        if not self._warned:
+            self._warned = True
+            self._on_warning(message)
+
+    def _stop(self, priority: int) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put((priority, next(self._order), None))
+        self._thread.join(timeout=60)
+
+    def _run(self) -> None:
+        while True:
+            _, _, line = self._queue.get()
+            try:
+                if line is None:
+                    return
+                if not self.muted:  # muted after it was queued: drop it
+                    self._handle(line)
+            except Exception as err:  # noqa: BLE001 - a voice failure must never reach the table
+                self._warn_once(f"voice: {err}")
+            finally:
+                self._queue.task_done()
+
+
+class SpeakerVoice(QueuedVoice):
+    """The real voice: espeak-ng through pyttsx3, played with aplay on the default ALSA device.
+
+    When the machine cannot speak (no espeak-ng, no sound device, a failing player) the first line
+    produces one warning, and every later line is dropped silently: the game goes on.
+    """
+
+    def __init__(self, language: str = "en", volume: float = 0.8, muted: bool = False,
+                 on_warning: WarningHandler | None = None, sound_dir: Path = Path("/dev/snd")) -> None:
+        self._sound_dir = sound_dir
+        self._silent_reason: str | None = None
+        super().__init__(language, volume, muted, on_warning)
+
+    def _handle(self, line: SpokenLine) -> None:
+        if self._warned:
+            return
+        problem = espeak_problem() or audio_output_problem(self._sound_dir)
+        if problem:
+            self._warn_once(f"the voice is silent: {problem}")
+            return
+        with tempfile.TemporaryDirectory(prefix="tableassist-voice-") as tmp:
+            wav = Path(tmp) / "line.wav"
+            write_wav(line.text, line.language, wav, line.volume)
+            result = subprocess.run(["aplay", "-q", str(wav)], capture_output=True, text=True, timeout=120)
+            if result.returncode != 0:
+                reason = result.stderr.strip().splitlines()[0] if result.stderr.strip() else "aplay failed"
+                self._warn_once(f"the voice is silent: {reason}")
+
+
+class RecordingVoice(QueuedVoice):
+    """Keeps every line said; with `wav_dir`, also writes each line as a WAV file there, in the background.
+
+    `urgent_only=True` writes only the urgent lines (weather, events, game over): rendering every line
+    of a whole game would make the demo slow. Files are numbered in the order the lines were said.
+    """
+
+    def __init__(self, wav_dir: str | Path | None = None, *, urgent_only: bool = False, language: str = "en",
+                 volume: float = 0.8, muted: bool = False, on_warning: WarningHandler | None = None) -> None:
+        self.lines: list[SpokenLine] = []
+        self.wav_files: list[Path] = []
+        self.wav_dir = Path(wav_dir) if wav_dir is not None else None
+        self.urgent_only = urgent_only
+        self._names: dict[int, str] = {}
+        self._lock = threading.Lock()
+        if self.wav_dir is not None:
+            self.wav_dir.mkdir(parents=True, exist_ok=True)
+        super().__init__(language, volume, muted, on_warning)
+
+    @property
+    def texts(self) -> list[str]:
+        return [line.text for line in self.lines if not line.muted]
+
+    def close(self) -> None:
+        """Finish writing the files already asked for, then stop."""
+        self._stop(priority=CHATTER + 1)
+
+    def _record(self, line: SpokenLine) -> None:
+        with self._lock:
+            self.lines.append(line)
+            self._names[id(line)] = wav_name(len(self.lines), line)
+
+    def _handle(self, line: SpokenLine) -> None:
+        if self.wav_dir is None or (self.urgent_only and not line.urgent) or self._warned:
+            return
+        with self._lock:
+            name = self._names.pop(id(line))
+        path = self.wav_dir / name
+        try:
+            write_wav(line.text, line.language, path, line.volume)
+        except VoiceUnavailable as err:
+            self._warn_once(f"voice lines are not written: {err}")
+            return
+        with self._lock:
+            self.wav_files.append(path)
+
+
+def wav_name(number: int, line: SpokenLine) -> str:
+    # "Räumarbeit auf Strecke 3" -> "003-de-raumarbeit-auf-strecke-3.wav": readable, safe on any filesystem.
+    ascii_text = unicodedata.normalize("NFKD", line.text).encode("ascii", "ignore").decode("ascii")
+    words = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:40].rstrip("-") or "line"
+    return f"{number:03d}-{line.language}-{words}.wav"
+
+
+SimulatedVoice = RecordingVoice

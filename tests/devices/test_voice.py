@@ -1,0 +1,171 @@
+"""The voice: real WAV files from espeak-ng in three languages, the queue's order, mute, and silence on failure."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from hardware.voice import (
+    QueuedVoice,
+    RecordingVoice,
+    SpeakerVoice,
+    SpokenLine,
+    render_with_espeak_binary,
+    wav_frames,
+    write_wav,
+)
+from tests.devices.audio import duration_and_rms
+
+LINES = {
+    "en": "Rain this round: excavation and track laying slow down.",
+    "de": "Regen in dieser Runde: Räumarbeit und Gleisbau werden langsamer.",
+    "es": "Lluvia esta ronda: la excavación y el tendido de vías son más lentos.",
+}
+# Speech at normal volume sits in the thousands (of 32767); a silent file is 0, hiss a few dozen.
+LOUD_ENOUGH = 500.0
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_write_wav_speaks_each_language(tmp_path: Path, language: str) -> None:
+    path = tmp_path / f"{language}.wav"
+    used = write_wav(LINES[language], language, path, volume=1.0)
+    assert used in ("pyttsx3", "espeak-ng")
+    seconds, rms = duration_and_rms(path)
+    assert seconds > 2.0  # a ten-word sentence
+    assert rms > LOUD_ENOUGH
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_espeak_binary_fallback_speaks_each_language(tmp_path: Path, language: str) -> None:
+    path = tmp_path / f"{language}.wav"
+    render_with_espeak_binary(LINES[language], language, path)
+    seconds, rms = duration_and_rms(path)
+    assert seconds > 2.0
+    assert rms > LOUD_ENOUGH
+
+
+def test_volume_makes_the_file_quieter(tmp_path: Path) -> None:
+    loud, quiet = tmp_path / "loud.wav", tmp_path / "quiet.wav"
+    write_wav("Event! Maintenance.", "en", loud, volume=1.0)
+    write_wav("Event! Maintenance.", "en", quiet, volume=0.2)
+    assert duration_and_rms(quiet)[1] < 0.5 * duration_and_rms(loud)[1]
+
+
+def test_empty_text_and_unknown_language_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        write_wav("  ", "en", tmp_path / "x.wav")
+    with pytest.raises(ValueError):
+        write_wav("Bonjour", "fr", tmp_path / "x.wav")
+    with pytest.raises(ValueError):
+        RecordingVoice().set_language("fr")
+
+
+def test_recording_voice_keeps_lines_and_writes_each_as_wav(tmp_path: Path) -> None:
+    voice = RecordingVoice(tmp_path / "voice")
+    voice.say("Round two. Weather: sun.", urgent=True)
+    voice.set_language("de")
+    voice.say("Grün ist am Zug.")
+    voice.set_language("es")
+    voice.set_volume(0.5)
+    voice.say("Fin de la partida.", urgent=True)
+    voice.close()
+    assert voice.texts == ["Round two. Weather: sun.", "Grün ist am Zug.", "Fin de la partida."]
+    assert [line.language for line in voice.lines] == ["en", "de", "es"]
+    names = sorted(p.name for p in (tmp_path / "voice").iterdir())
+    assert names == ["001-en-round-two-weather-sun.wav", "002-de-grun-ist-am-zug.wav", "003-es-fin-de-la-partida.wav"]
+    for name in names:
+        assert duration_and_rms(tmp_path / "voice" / name)[1] > 200.0
+
+
+def test_urgent_only_writes_only_urgent_lines(tmp_path: Path) -> None:
+    voice = RecordingVoice(tmp_path, urgent_only=True)
+    voice.say("Blue places a labourer on the stock yard.")
+    voice.say("Event: the trains arrive.", urgent=True)
+    voice.close()
+    assert len(voice.lines) == 2
+    assert [p.name for p in voice.wav_files] == ["002-en-event-the-trains-arrive.wav"]
+
+
+def test_muted_lines_are_kept_as_muted_and_never_rendered(tmp_path: Path) -> None:
+    voice = RecordingVoice(tmp_path)
+    voice.set_muted(True)
+    voice.say("Nobody hears this.", urgent=True)
+    voice.set_muted(False)
+    voice.say("Everyone hears this.")
+    voice.close()
+    assert [line.muted for line in voice.lines] == [True, False]
+    assert voice.texts == ["Everyone hears this."]
+    assert [p.name for p in voice.wav_files] == ["002-en-everyone-hears-this.wav"]
+
+
+class GatedVoice(QueuedVoice):
+    """Handles lines only when the test opens the gate, and notes the order it handled them in."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.started = threading.Event()
+        self.handled: list[str] = []
+        super().__init__()
+
+    def _handle(self, line: SpokenLine) -> None:
+        self.started.set()
+        self.gate.wait(10)
+        self.handled.append(line.text)
+
+
+def test_say_never_waits_and_urgent_lines_jump_the_queue() -> None:
+    voice = GatedVoice()
+    voice.say("chatter 1")
+    assert voice.started.wait(5)  # the thread is now stuck on chatter 1 until the gate opens
+    voice.say("chatter 2")  # these calls return although nothing can be spoken: say() does not block
+    voice.say("chatter 3")
+    voice.say("weather: fog", urgent=True)
+    voice.say("event: maintenance", urgent=True)
+    voice.gate.set()
+    assert voice.flush(10)
+    voice.close()
+    assert voice.handled == ["chatter 1", "weather: fog", "event: maintenance", "chatter 2", "chatter 3"]
+
+
+def test_close_drops_what_is_still_queued() -> None:
+    voice = GatedVoice()
+    voice.say("first")
+    assert voice.started.wait(5)
+    voice.say("never spoken")
+    voice.gate.set()
+    voice.close()
+    assert "never spoken" not in voice.handled
+    voice.say("after close")  # ignored, no error
+    assert "after close" not in voice.handled
+
+
+def test_speaker_without_a_sound_device_warns_once_then_stays_silent(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    no_sound = tmp_path / "snd"
+    no_sound.mkdir()
+    voice = SpeakerVoice(on_warning=warnings.append, sound_dir=no_sound)
+    for i in range(4):
+        voice.say(f"line {i}", urgent=i % 2 == 0)
+    assert voice.flush(10)
+    voice.close()
+    assert len(warnings) == 1
+    assert "no sound output device" in warnings[0] or "aplay is not installed" in warnings[0]
+
+
+def test_speaker_without_espeak_warns_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty PATH: this machine has no espeak-ng binary
+    warnings: list[str] = []
+    voice = SpeakerVoice(on_warning=warnings.append)
+    voice.say("one")
+    voice.say("two")
+    assert voice.flush(10)
+    voice.close()
+    assert warnings == ["the voice is silent: espeak-ng is not installed (sudo apt install espeak-ng)"]
+
+
+def test_broken_wav_counts_as_no_audio(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.wav"
+    bad.write_bytes(b"RIFF....WAVEjunk")
+    assert wav_frames(bad) == 0
