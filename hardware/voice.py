@@ -68,20 +68,28 @@ _PYTTSX3_LOCK = threading.Lock()
 _pyttsx3_engine: Any = None
 
 
-class _QuietThread(io.TextIOBase):
-    """Swallows writes from one thread, passes all others through.
+class _WithoutSavedNotice(io.TextIOBase):
+    """Passes stdout through, except pyttsx3's "Audio saved to …" line.
 
-    pyttsx3 2.99's espeak driver prints "Audio saved to …" on stdout after each save_to_file; the
-    CLI's stdout and the demo's narration must not carry that, and other threads printing meanwhile
-    must not lose their lines.
+    pyttsx3 2.99's espeak driver prints that line after each save_to_file, from espeak's own callback
+    thread; the CLI's stdout and the demo's narration must not carry it, and other threads printing
+    meanwhile must not lose their lines — so it is dropped by content, not by thread.
     """
 
-    def __init__(self, target: TextIO, quiet_thread: int) -> None:
+    NOTICE = "Audio saved to "
+
+    def __init__(self, target: TextIO) -> None:
         self._target = target
-        self._quiet = quiet_thread
+        self._end_of_notice: set[int] = set()  # threads whose next "\n" ends a dropped notice
 
     def write(self, text: str) -> int:
-        if threading.get_ident() == self._quiet:
+        thread = threading.get_ident()
+        if text.startswith(self.NOTICE):
+            if not text.endswith("\n"):
+                self._end_of_notice.add(thread)
+            return len(text)
+        if text == "\n" and thread in self._end_of_notice:
+            self._end_of_notice.discard(thread)
             return len(text)
         return self._target.write(text)
 
@@ -92,7 +100,7 @@ class _QuietThread(io.TextIOBase):
 @contextlib.contextmanager
 def _quiet_stdout() -> Iterator[None]:
     original = sys.stdout
-    sys.stdout = _QuietThread(original, threading.get_ident())
+    sys.stdout = _WithoutSavedNotice(original)
     try:
         yield
     finally:

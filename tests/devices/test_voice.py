@@ -169,3 +169,10 @@ def test_broken_wav_counts_as_no_audio(tmp_path: Path) -> None:
     bad = tmp_path / "bad.wav"
     bad.write_bytes(b"RIFF....WAVEjunk")
     assert wav_frames(bad) == 0
+
+
+def test_writing_a_wav_prints_nothing_on_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    print("narration before")
+    write_wav("Game over.", "en", tmp_path / "end.wav")
+    print("narration after")
+    assert capsys.readouterr().out == "narration before\nnarration after\n"
