@@ -202,17 +202,21 @@ def restock_count(game: Any) -> int:
 
 
 def event_spaces_ahead(game: Any) -> list[str]:
-    """The event kinds on the free spaces in the order the next cubes would fill them."""
+    """The event kinds on the free spaces in the order the next cubes would fill them.
+
+    The next cube goes on the space after the highest occupied one: returns at spaces 4/7/10 only empty
+    spaces below the one just filled, and after 10 the occupied 7 makes the next space 8 (the loop).
+    """
     from tableassist.session.forecast import spaces_ahead
 
-    layout = game.setup.comps.event_track
     track = _find(state_json(game), "event_track") or {}
-    next_space = track.get("next") if isinstance(track, dict) else None
-    if next_space is None:
-        occupied = track.get("spaces", []) if isinstance(track, dict) else track
-        filled = [i + 1 for i, cube in enumerate(occupied) if cube]
-        next_space = (max(filled) + 1) if filled else 1
-    return spaces_ahead(int(next_space), layout, 12)
+    occupied = list(track.get("occupied", [])) if isinstance(track, dict) else list(track)
+    layout = list(track.get("kinds") or []) if isinstance(track, dict) else []
+    if len(layout) < 10:
+        layout = list(game.setup.comps.event_track)
+    filled = [i + 1 for i, cube in enumerate(occupied) if cube]
+    next_space = (max(filled) + 1) if filled else 1
+    return spaces_ahead(next_space, layout, 12)
 
 
 def players(game: Any) -> list[dict[str, Any]]:
