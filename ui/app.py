@@ -1,0 +1,245 @@
+"""The touchscreen app: draws the table session's view and sends the table's intentions.
+
+It never recomputes a rule: every legal choice, every reason a space is closed, every computed outcome
+comes from `session.view()`. Session callbacks may arrive from device threads (RFID, buttons, camera);
+they only schedule a redraw on Kivy's clock, so the UI thread is never blocked by them.
+
+Import this only after `ui.boot.configure(...)` (Kivy reads its window settings on first import).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+
+from ui import theme
+from ui.chrome import MessageLine, StandIns, TopBar
+from ui.screens import SCREENS
+from ui.screens.base import BaseScreen, Stage
+from ui.viewdata import screen_for
+from ui.widgets import Panel, set_metrics
+
+# Screens the game moves on by itself; the others (overview, menu, settings…) stay until the table leaves.
+GAME_SCREENS = frozenset({"new_game", "placement", "resolution", "end_of_round", "final_scores"})
+WATCHDOG_INTERVAL_S = 5.0
+
+
+def _service() -> Any:
+    """tableassist.service (systemd notify), or None where it is not installed."""
+    try:
+        from tableassist import service
+    except ImportError:
+        return None
+    return service
+
+
+class TableApp(App):
+    title = "Snowdonia Table Assistant"
+
+    def __init__(self, session: Any, *, size: tuple[int, int] = (800, 480), stand_ins: bool = False,
+                 read_only: bool = False, db_label: str = "", first_screen: str | None = None,
+                 on_first_screen: Callable[[TableApp], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session = session
+        self.size = size
+        self.stand_ins = stand_ins
+        self.read_only = read_only
+        self.db_label = db_label
+        self.first_screen = first_screen
+        self.on_first_screen = on_first_screen
+        self.view: dict[str, Any] = {}
+        self.taps: deque[str] = deque(maxlen=12)  # recent card taps, for the diagnostics screen
+        self.manager: Stage | None = None
+        self.manager_current = ""
+        self._acked_round: int | None = None  # the end-of-round summary the table has seen
+        self._pending_redraw = False
+        self._main_thread = threading.main_thread()
+        self._unsubscribe: Callable[[], None] | None = None
+        self.started_at = time.perf_counter()
+        self.first_screen_at: float | None = None
+
+    # ---- building ------------------------------------------------------------------------------
+
+    def build(self) -> Any:
+        Window.clearcolor = theme.BACKGROUND
+        if tuple(Window.size) != tuple(self.size):
+            Window.size = self.size
+        # The root paints the background itself, so a widget export (screenshot) is not transparent.
+        self.root = Panel(orientation="vertical", colour=theme.BACKGROUND, padding=0, spacing=0)
+        self.rebuild()
+        if self.session is not None and not self.read_only:
+            self._unsubscribe = self.session.subscribe(self._session_changed)
+        Clock.schedule_once(self._first_frame, 0)
+        service = _service()
+        if service is not None:
+            Clock.schedule_interval(lambda _dt: service.watchdog_ping(), WATCHDOG_INTERVAL_S)
+        return self.root
+
+    def rebuild(self) -> None:
+        """(Re)create every widget for the current window size (used again when the snapshot tool resizes)."""
+        set_metrics(Window.height)
+        root = self.root
+        self.manager_current = self.manager.current if self.manager is not None else ""
+        root.clear_widgets()
+        self.top = TopBar(self)
+        self.manager = Stage()  # no transitions: nothing ever holds a tap back
+        self.screens: dict[str, BaseScreen] = {cls.screen_name: cls(self) for cls in SCREENS}
+        self.message = MessageLine()
+        root.add_widget(self.top)
+        root.add_widget(self.manager)
+        root.add_widget(self.message)
+        self.stand_in_bar: StandIns | None = None
+        if self.stand_ins:
+            self.stand_in_bar = StandIns(self)
+            root.add_widget(self.stand_in_bar)
+        self.view = self._read_view()
+        previous = self.manager_current
+        target = self.first_screen or previous or self._game_screen(self.view)
+        self.first_screen = None
+        self.show(target)
+        self._show_session_message(self.view)
+
+    def _first_frame(self, _dt: float) -> None:
+        self.first_screen_at = time.perf_counter()
+        service = _service()
+        if service is not None:
+            service.notify_ready()
+        if self.on_first_screen is not None:
+            self.on_first_screen(self)
+
+    def on_stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        service = _service()
+        if service is not None and hasattr(service, "notify_stopping"):
+            service.notify_stopping()
+
+    # ---- the session ---------------------------------------------------------------------------
+
+    def _read_view(self) -> dict[str, Any]:
+        if self.session is None:
+            return {"game_id": None}
+        view: dict[str, Any] = self.session.view()
+        return view
+
+    def _session_changed(self, _view: dict[str, Any]) -> None:
+        """Called by the session after every change, from whatever thread made it."""
+        if threading.current_thread() is self._main_thread and not self._pending_redraw:
+            # Changes made from the UI thread are redrawn by the caller right after (see `_after`).
+            return
+        self._pending_redraw = True
+        Clock.schedule_once(self._redraw_from_clock, 0)
+
+    def _redraw_from_clock(self, _dt: float) -> None:
+        self._pending_redraw = False
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the view and redraw the top bar, the message line and the visible screen."""
+        self.view = self._read_view()
+        view = self.view
+        current = self.manager.current if self.manager else ""
+        target = self._game_screen(view)
+        if current in GAME_SCREENS or not current:
+            current = target
+        self.show(current, refresh_view=False)
+        self._show_session_message(view)
+
+    def _game_screen(self, view: dict[str, Any]) -> str:
+        target = screen_for(view)
+        round_now = view.get("round")
+        if isinstance(round_now, int):
+            if self._acked_round is None:
+                self._acked_round = round_now
+            elif round_now > self._acked_round and target == "placement":
+                # A new round began: show what happened at the end of the last one until the table moves on.
+                return "end_of_round"
+        return target
+
+    def acknowledge_round(self) -> None:
+        round_now = self.view.get("round")
+        if isinstance(round_now, int):
+            self._acked_round = round_now
+        self.refresh()
+
+    def round_unacknowledged(self) -> bool:
+        round_now = self.view.get("round")
+        return isinstance(round_now, int) and self._acked_round is not None and round_now > self._acked_round
+
+    def _show_session_message(self, view: dict[str, Any]) -> None:
+        if view.get("error"):
+            self.message.show(str(view["error"]), "error")
+            return
+        announcements = view.get("announcements") or []
+        if announcements:
+            last = announcements[-1]
+            self.message.show(str(last.get("text", "")), "urgent" if last.get("urgent") else "info")
+        else:
+            self.message.show("")
+
+    def _after(self, outcome: Any) -> Any:
+        """Redraw after the table acted from this thread; a refusal's reason goes on the message line."""
+        self.refresh()
+        if outcome is not None and not getattr(outcome, "ok", True):
+            self.message.show(str(outcome.message), "error")
+        return outcome
+
+    def act(self, action: dict[str, Any]) -> Any:
+        if self.read_only:
+            return None
+        return self._after(self.session.act(action))
+
+    def confirm(self) -> Any:
+        return None if self.read_only else self._after(self.session.confirm())
+
+    def reject(self) -> Any:
+        return None if self.read_only else self._after(self.session.reject())
+
+    def draw(self) -> Any:
+        return None if self.read_only else self._after(self.session.draw())
+
+    def undo(self) -> Any:
+        return None if self.read_only else self._after(self.session.undo())
+
+    def redo(self) -> Any:
+        return None if self.read_only else self._after(self.session.redo())
+
+    def press_button(self, button: str) -> None:
+        """The on-screen stand-in for a GPIO button: the same path a real button takes."""
+        if self.read_only:
+            return
+        self.session.on_button(button)
+        self.refresh()
+
+    def tap_card(self, tag: str) -> Any:
+        """The on-screen stand-in for the RFID reader."""
+        self.taps.append(tag)
+        if self.read_only:
+            return None
+        return self._after(self.session.on_tag(tag))
+
+    # ---- navigation ----------------------------------------------------------------------------
+
+    def show(self, name: str, *, refresh_view: bool = True) -> None:
+        if self.manager is None or name not in self.screens:
+            return
+        if refresh_view and self.session is not None:
+            self.view = self._read_view()
+        screen = self.screens[name]
+        screen.update(self.view)
+        self.manager.switch(screen)
+        self.top.update(self.view, name)
+
+    def show_game(self) -> None:
+        self.show(self._game_screen(self._read_view()))
+
+    def say(self, text: str) -> None:
+        """A reason or hint on the message line (e.g. why a space cannot be used now)."""
+        self.message.show(text, "reason")

@@ -1,0 +1,74 @@
+"""Drive the real app frame by frame without `App.run()`: for the tests, the snapshot tool and the bench.
+
+Kivy's App can run only once per process and `run()` blocks; here the app's widget tree is put on the
+window and frames are pumped by hand (`EventLoop.idle()`: clock, input, layout, drawing), so a caller
+can tap real buttons with real touch events, wait for the screen to settle and save it as a PNG.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.base import EventLoop
+from kivy.input.motionevent import MotionEvent
+
+from ui.app import TableApp
+
+
+class _Touch(MotionEvent):
+    """A single finger, as the touchscreen's input provider would post it."""
+
+    def __init__(self, x: float, y: float, width: float, height: float) -> None:
+        self._window_size = (width, height)
+        super().__init__("ui-driver", id(self), {"x": x / (width - 1.0), "y": y / (height - 1.0)},
+                         is_touch=True, type_id="touch")
+        self.profile = ["pos"]
+
+    def depack(self, args: dict[str, float]) -> None:
+        self.sx, self.sy = args["x"], args["y"]
+        super().depack(args)
+
+
+class Harness:
+    def __init__(self, app: TableApp) -> None:
+        EventLoop.ensure_window()
+        self.window = EventLoop.window
+        self.app = app
+        app.root = app.build()
+        self.window.add_widget(app.root)
+        app.dispatch("on_start")
+        self.pump(3)
+
+    def pump(self, frames: int = 2) -> None:
+        for _ in range(frames):
+            EventLoop.idle()
+
+    def tap(self, widget: Any, frames: int = 2) -> None:
+        """Press and release a finger on the widget's centre (posted through Kivy's input queue)."""
+        if widget.get_root_window() is None:
+            raise AssertionError(f"{widget!r} is not on the screen")
+        x, y = widget.to_window(*widget.center)
+        touch = _Touch(x, y, self.window.width, self.window.height)
+        EventLoop.post_dispatch_input("begin", touch)
+        self.pump(1)
+        EventLoop.post_dispatch_input("end", touch)
+        self.pump(frames)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """A different panel: resize the window and rebuild every widget for its metrics."""
+        self.window.size = size
+        self.app.size = size
+        self.pump(2)
+        self.app.rebuild()
+        self.pump(3)
+
+    def screenshot(self, path: Path) -> Path:
+        self.pump(3)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.app.root.export_to_png(str(path))
+        return path
+
+    def close(self) -> None:
+        self.app.dispatch("on_stop")
+        self.window.remove_widget(self.app.root)
