@@ -64,11 +64,14 @@ def _new_backup_path(backup_dir: Path, now: datetime) -> Path:
 
 def integrity_problems(path: Path) -> list[str]:
     """What `PRAGMA integrity_check` reports for the database at `path`; empty when it is sound."""
-    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        rows = [str(row[0]) for row in connection.execute("PRAGMA integrity_check")]
-    finally:
-        connection.close()
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = [str(row[0]) for row in connection.execute("PRAGMA integrity_check")]
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as err:  # damage bad enough that the check itself cannot run
+        return [str(err)]
     return [] if rows == ["ok"] else rows
 
 
