@@ -321,7 +321,7 @@ def _check_keys(obj: dict[str, Any], known: Sequence[str], where: str) -> None:
         if key in known:
             continue
         close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
-        if close and close[0] not in obj:
+        if close:
             raise ScoreInputError(f"{where}.{key}: unknown field; did you mean {close[0]!r}?")
 
 
