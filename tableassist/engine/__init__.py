@@ -13,15 +13,9 @@ A game is a `Setup` plus an ordered list of JSON actions; the state is their fol
     DigitalSource(seed).chance(game)       # a random chance outcome from the exact hidden state
 """
 
+from tableassist.engine.chance import DigitalSource
 from tableassist.engine.decision import Action, Decision, IllegalAction
+from tableassist.engine.game import Game
 from tableassist.engine.setup import Options, Setup
 
-__all__ = ["Action", "Decision", "IllegalAction", "Options", "Setup"]
-
-try:  # the game itself lands in the next commit; keep the package importable meanwhile
-    from tableassist.engine.chance import DigitalSource
-    from tableassist.engine.game import Game
-
-    __all__ += ["DigitalSource", "Game"]
-except ImportError:  # pragma: no cover
-    pass
+__all__ = ["Action", "Decision", "DigitalSource", "Game", "IllegalAction", "Options", "Setup"]

@@ -34,6 +34,7 @@ class Decision:
     types: tuple[str, ...] = ()
     legal_fn: Callable[[], list[Action]] | None = field(default=None, repr=False, compare=False)
     why_fn: Callable[[Action], str | None] | None = field(default=None, repr=False, compare=False)
+    why_complete: bool = field(default=False, repr=False, compare=False)  # why_fn alone decides legality
     _legal: list[Action] | None = field(default=None, repr=False, compare=False)
 
     def legal(self) -> list[Action]:
@@ -58,7 +59,7 @@ class Decision:
             reason = self.why_fn(action)
             if reason is not None:
                 return reason
-            if self.legal_fn is None:
+            if self.why_complete or self.legal_fn is None:
                 return None
         if action not in self.legal():
             return f"That is not one of the choices: {self.prompt}"
