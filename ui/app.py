@@ -237,6 +237,13 @@ class TableApp(App):
         self.manager.switch(screen)
         self.top.update(self.view, name)
 
+    def refresh_to_game(self) -> None:
+        """After a new game or a resume: forget the old round and go to what the table needs now."""
+        self._acked_round = None
+        self.view = self._read_view()
+        self.show(self._game_screen(self.view), refresh_view=False)
+        self._show_session_message(self.view)
+
     def show_game(self) -> None:
         self.show(self._game_screen(self._read_view()))
 

@@ -1,0 +1,146 @@
+"""New game: players (1–5) and their colours in turn order, bag mode, rule options, language; or resume.
+
+Players are added by tapping their colour in turn order (names default to the colour; a name can be
+typed when a keyboard is at hand). The route and the engine shed are then laid by the session: drawn
+by the assistant in the digital bag mode, observed from the table (RFID taps, touch) in the physical one.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.textinput import TextInput
+
+from tableassist.errors import UserError
+from ui import theme
+from ui.screens.base import BaseScreen
+from ui.widgets import BigButton, Column, Text, metrics, row
+
+COLOURS = ("yellow", "blue", "green", "pink", "purple")
+FOG_OPTIONS: tuple[tuple[int | None, str], ...] = ((None, "all of B and D"), (1, "thin: 1 space"),
+                                                   (2, "thin: 2 spaces"))
+
+
+class NewGameScreen(BaseScreen):
+    screen_name = "new_game"
+    title = "New game"
+
+    def build(self) -> None:
+        self.order: list[str] = []
+        self.names: dict[str, str] = {}
+        self.bag_mode = "digital"
+        self.tie_rule = "last_in_turn_order"
+        self.fog: int | None = None
+        self.language = "en"
+        self.colour_buttons: dict[str, BigButton] = {}
+        self.start_button: BigButton | None = None
+        self.resume_buttons: dict[int, BigButton] = {}
+        m = metrics()
+        self.main = BoxLayout(orientation="horizontal", spacing=m.gap)
+        self.add_widget(self.main)
+
+    def update(self, view: dict[str, Any]) -> None:
+        m = metrics()
+        self.main.clear_widgets()
+        setup = Column(size_hint_x=0.68)
+        setup.add(Text("Tap the players' colours in turn order:", fit_height=True))
+        colours = row()
+        for colour in COLOURS:
+            place = self.order.index(colour) + 1 if colour in self.order else None
+            label = f"{place}. {self.names.get(colour) or colour.capitalize()}" if place else colour.capitalize()
+            button = BigButton(label, on_tap=partial(self.toggle, colour),
+                               colour=theme.player_colour(colour) if place else theme.PANEL_LIGHT, size="small")
+            self.colour_buttons[colour] = button
+            colours.add_widget(button)
+        setup.add(colours)
+        if self.order:
+            names = row()
+            for colour in self.order:
+                field = TextInput(text=self.names.get(colour, ""), hint_text=colour.capitalize(), multiline=False,
+                                  font_size=m.font_small, write_tab=False)
+                field.bind(text=partial(self._rename, colour))
+                names.add_widget(field)
+            setup.add(names)
+        setup.add(self._option_row("Bag", [("digital", "digital bag"), ("physical", "physical bag")],
+                                   self.bag_mode, "bag_mode"))
+        setup.add(self._option_row("Ties", [("last_in_turn_order", "last in turn order"), ("shared", "shared")],
+                                   self.tie_rule, "tie_rule"))
+        setup.add(self._option_row("Fog blocks", list(FOG_OPTIONS), self.fog, "fog"))
+        setup.add(self._option_row("Language", [("en", "English"), ("de", "Deutsch"), ("es", "Español")],
+                                   self.language, "language"))
+        self.start_button = BigButton(f"Start a game for {len(self.order)}" if self.order else "Start",
+                                      on_tap=self.start, colour=theme.CONFIRM, size="large", size_hint_y=None,
+                                      height=m.target, on_blocked=self.app.say)
+        if not self.order:
+            self.start_button.block("Tap at least one colour: one player per colour, in turn order.")
+        setup.add(self.start_button)
+        self.main.add_widget(setup)
+        self.main.add_widget(self._games())
+
+    def _option_row(self, label: str, options: list[tuple[Any, str]], current: Any, attribute: str) -> Any:
+        m = metrics()
+        box = row(Text(label, size="small", size_hint_x=None, width=m.px(100)))
+        for value, text in options:
+            box.add_widget(BigButton(text, on_tap=partial(self._set, attribute, value), size="small",
+                                     colour=theme.ACCENT if value == current else theme.PANEL_LIGHT))
+        return box
+
+    def _set(self, attribute: str, value: Any) -> None:
+        setattr(self, attribute, value)
+        self.update(self.app.view)
+
+    def _rename(self, colour: str, _field: Any, text: str) -> None:
+        self.names[colour] = text.strip()
+
+    def toggle(self, colour: str) -> None:
+        if colour in self.order:
+            self.order.remove(colour)
+        else:
+            self.order.append(colour)
+        self.update(self.app.view)
+
+    def start(self) -> int | None:
+        if self.app.read_only or self.app.session is None:
+            return None
+        names = [self.names.get(c) or c.capitalize() for c in self.order]
+        options: dict[str, Any] = {"tie_rule": self.tie_rule, "fog_blocks": self.fog}
+        try:
+            if self.language != getattr(self.app.session, "language", "en"):
+                self.app.session.set_language(self.language)
+            game_id: int = self.app.session.new_game(names, list(self.order), bag_mode=self.bag_mode,
+                                                     options=options)
+        except UserError as err:
+            self.app.message.show(str(err), "error")
+            return None
+        self.app.refresh_to_game()
+        return game_id
+
+    def _games(self) -> Any:
+        m = metrics()
+        column = Column(size_hint_x=0.32)
+        column.add(Text("Resume a game", bold=True, fit_height=True))
+        self.resume_buttons = {}
+        games = self.app.session.games() if self.app.session is not None else []
+        unfinished = [g for g in games if not g.get("finished")][-6:]
+        for game in reversed(unfinished):
+            players = game.get("players") or []
+            names = ", ".join(p if isinstance(p, str) else str(p.get("name", "")) for p in players)
+            button = BigButton(f"#{game.get('id')}: {names}", on_tap=partial(self.resume, int(game["id"])),
+                               size="small", size_hint_y=None, height=m.target)
+            self.resume_buttons[int(game["id"])] = button
+            column.add(button)
+        if not unfinished:
+            column.add(Text("No unfinished game.", size="small", colour=theme.TEXT_DIM, fit_height=True))
+        return column
+
+    def resume(self, game_id: int) -> None:
+        if self.app.read_only or self.app.session is None:
+            return
+        try:
+            self.app.session.resume(game_id)
+        except UserError as err:
+            self.app.message.show(str(err), "error")
+            return
+        self.app.refresh_to_game()

@@ -1,0 +1,117 @@
+"""Placement: whose turn, the seven action areas with free and taken spaces.
+
+Every space shows what the session says about it: taken (in the occupant's colour), free and legal
+(tap to place), or closed for a reason (fog, full, no train for coal…) — greyed, and a tap says why.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from ui import theme
+from ui.screens.base import BaseScreen
+from ui.viewdata import AREA_NAMES, choices_of_type, colour_of, name_of, percent, state, waiting
+from ui.widgets import BigButton, Chip, Panel, Text, metrics, row
+
+AREAS = ("A", "B", "C", "D", "E", "F", "G")
+
+
+def find(entries: list[dict[str, Any]], area: str, space: int | None = None) -> list[dict[str, Any]]:
+    found = []
+    for entry in entries:
+        action = entry.get("action", {})
+        if action.get("type") == "place" and action.get("area") == area:
+            if space is None or action.get("space") == space:
+                found.append(entry)
+    return found
+
+
+class PlacementScreen(BaseScreen):
+    screen_name = "placement"
+    title = "Placement"
+
+    def build(self) -> None:
+        m = metrics()
+        self.who = Chip("", theme.PANEL_LIGHT, size_hint_x=None, width=m.px(130))
+        self.prompt = Text("", size="large", bold=True)
+        self.risk = Text("", size="small", align="right", size_hint_x=None, width=m.px(190))
+        self.hire = BigButton("Hire temporary labourer", size="small", size_hint_x=None, width=m.px(170))
+        self.header = row(self.who, self.prompt, self.risk, self.hire)
+        self.areas_box = BoxLayout(orientation="horizontal", spacing=m.gap)
+        self.add_widget(self.header)
+        self.add_widget(self.areas_box)
+        self.space_buttons: dict[tuple[str, int], BigButton] = {}
+
+    def update(self, view: dict[str, Any]) -> None:
+        m = metrics()
+        wait = waiting(view)
+        player = wait.get("player")
+        colour = theme.player_colour(colour_of(view, player))
+        self.who.text = name_of(view, player) or "–"
+        self.who._bg_colour.rgba = colour
+        self.who.color = theme.text_on(colour)
+        self.prompt.text = "place a labourer"
+        forecast = view.get("forecast") or {}
+        self.risk.text = f"Event risk next restock: {percent(forecast.get('p_event'))}" if forecast else ""
+
+        hire = choices_of_type(view, "hire_temporary")
+        self.hire.opacity = 1 if hire else 0
+        self.hire.disabled = not hire
+        self.hire._on_tap = partial(self.app.act, hire[0]["action"]) if hire else None
+
+        st = state(view)
+        spaces: dict[str, int] = st.get("spaces") or {}
+        placed: dict[str, list[int | None]] = st.get("placed") or {}
+        choices = view.get("choices") or []
+        blocked = view.get("blocked") or []
+        self.areas_box.clear_widgets()
+        self.space_buttons.clear()
+        for area in AREAS:
+            column = Panel(orientation="vertical", colour=theme.PANEL, radius=m.px(6), padding=m.px(3),
+                           spacing=m.px(3))
+            column.add_widget(Text(f"[b]{area}[/b] {AREA_NAMES[area]}", size="small", align="center",
+                                   size_hint_y=None, height=m.px(44)))
+            occupants = placed.get(area) or []
+            count = spaces.get(area, 0)
+            if area == "G" or count == 0:
+                # The surveyor area has no limit: one button, and the labourers already there.
+                for occupant in occupants:
+                    column.add_widget(self._taken(view, area, occupant))
+                legal = find(choices, area)
+                closed = find(blocked, area)
+                button = BigButton("Survey", colour=theme.ACCENT, size="small", on_blocked=self.app.say)
+                if legal:
+                    button._on_tap = partial(self.app.act, legal[0]["action"])
+                else:
+                    button.block(closed[0]["reason"] if closed else "Not open now.")
+                self.space_buttons[(area, 0)] = button
+                column.add_widget(button)
+            else:
+                for space in range(1, count + 1):
+                    occupant = occupants[space - 1] if space - 1 < len(occupants) else None
+                    if occupant is not None:
+                        widget: Any = self._taken(view, area, occupant)
+                    else:
+                        widget = self._free(area, space, find(choices, area, space), find(blocked, area, space))
+                        self.space_buttons[(area, space)] = widget
+                    column.add_widget(widget)
+            column.add_widget(BoxLayout())
+            self.areas_box.add_widget(column)
+
+    def _taken(self, view: dict[str, Any], area: str, occupant: int | None) -> Any:
+        colour = theme.player_colour(colour_of(view, occupant))
+        name = name_of(view, occupant)
+        button = BigButton(name, colour=colour, size="small")
+        button._on_tap = partial(self.app.say, f"{AREA_NAMES[area]}: {name}'s labourer is there.")
+        return button
+
+    def _free(self, area: str, space: int, legal: list[dict[str, Any]], closed: list[dict[str, Any]]) -> BigButton:
+        button = BigButton(f"{area}{space}", colour=theme.ACCENT, on_blocked=self.app.say)
+        if legal:
+            button._on_tap = partial(self.app.act, legal[0]["action"])
+        else:
+            button.block(closed[0]["reason"] if closed else "Not open now.")
+        return button

@@ -1,0 +1,153 @@
+"""Settings and diagnostics: language, voice volume, the devices, the camera's view of the stock yard with
+markers and cubes drawn, the reader's recent taps, the database and its games.
+
+Hardware is reached only through the session (its `devices`); anything a device cannot report is
+shown as "not available" rather than guessed.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from kivy.graphics.texture import Texture
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+
+from ui import theme
+from ui.screens.base import BaseScreen
+from ui.widgets import BigButton, Column, Stepper, Text, metrics, row
+
+LANGUAGES = (("en", "English"), ("de", "Deutsch"), ("es", "Español"))
+
+
+def device_lines(session: Any) -> list[tuple[str, str]]:
+    """(device, what it is) for each device the session was built with."""
+    devices = getattr(session, "devices", None)
+    found = []
+    for key, label in (("voice", "Voice"), ("reader", "Card reader"), ("controls", "Buttons and LEDs"),
+                       ("camera", "Stock-yard camera"), ("cards", "Card registry")):
+        device = getattr(devices, key, None)
+        if device is None:
+            found.append((label, "not configured"))
+        else:
+            name = type(device).__name__
+            simulated = "simulated" if any(w in name for w in ("Simulated", "Counting", "Recording", "Rendered")) \
+                else "hardware"
+            found.append((label, f"{name} ({simulated})"))
+    return found
+
+
+def camera_texture(session: Any) -> Any:
+    """The camera's debug image (markers and cubes drawn) as a texture, when the camera offers one."""
+    camera = getattr(getattr(session, "devices", None), "camera", None)
+    provider = getattr(camera, "debug_image", None)
+    if not callable(provider):
+        return None
+    try:
+        image = provider()  # BGR, height × width × 3, uint8 (OpenCV's layout)
+    except Exception:  # noqa: BLE001 - a diagnostics view must never take the screen down
+        return None
+    if image is None or getattr(image, "ndim", 0) != 3:
+        return None
+    height, width = int(image.shape[0]), int(image.shape[1])
+    texture = Texture.create(size=(width, height), colorfmt="bgr")
+    # Kivy textures start at the bottom row; OpenCV images at the top.
+    texture.blit_buffer(image[::-1].tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+    return texture
+
+
+class SettingsScreen(BaseScreen):
+    screen_name = "settings"
+    title = "Settings and diagnostics"
+
+    def build(self) -> None:
+        m = metrics()
+        self.volume = 8
+        self.muted = False
+        self.main = BoxLayout(orientation="horizontal", spacing=m.gap)
+        self.add_widget(self.main)
+        self.language_buttons: dict[str, BigButton] = {}
+
+    def update(self, view: dict[str, Any]) -> None:
+        m = metrics()
+        session = self.app.session
+        self.main.clear_widgets()
+        left = Column(size_hint_x=0.5)
+        current = view.get("language") or getattr(session, "language", "en")
+        languages = row(Text("Language", size="small", size_hint_x=None, width=m.px(96)))
+        for code, name in LANGUAGES:
+            button = BigButton(name, on_tap=partial(self.set_language, code), size="small",
+                               colour=theme.ACCENT if code == current else theme.PANEL_LIGHT)
+            self.language_buttons[code] = button
+            languages.add_widget(button)
+        left.add(languages)
+        left.add(Stepper("Voice volume", self.volume, 0, 10, on_change=self.set_volume))
+        left.add(row(BigButton("Unmute voice" if self.muted else "Mute voice", on_tap=self.toggle_mute,
+                               size="small"),
+                     BigButton("Test the voice", on_tap=self.test_voice, size="small")))
+        for device, what in device_lines(session):
+            left.add(Text(f"[b]{device}[/b]: {what}", size="small", fit_height=True))
+        taps = list(self.app.taps)
+        left.add(Text("Recent card taps: " + (", ".join(reversed(taps)) if taps else "none yet"), size="small",
+                      fit_height=True))
+        left.add(Text(f"Database: {self.app.db_label or 'default'}", size="small", fit_height=True))
+        games = session.games() if session is not None else []
+        for game in list(reversed(games))[:6]:
+            players = game.get("players") or []
+            names = ", ".join(p if isinstance(p, str) else str(p.get("name", "")) for p in players)
+            result = "finished, won by " + ", ".join(game.get("winners") or []) if game.get("finished") \
+                else "in progress"
+            left.add(Text(f"#{game.get('id')} {names}: {result}", size="small", colour=theme.TEXT_DIM,
+                          fit_height=True))
+        self.main.add_widget(left)
+
+        right = BoxLayout(orientation="vertical", spacing=m.gap, size_hint_x=0.5)
+        right.add_widget(row(Text("Stock yard as the camera sees it", size="small"),
+                             BigButton("Read now", on_tap=self.read_camera, size="small", size_hint_x=None,
+                                       width=m.px(120))))
+        texture = camera_texture(session)
+        if texture is not None:
+            right.add_widget(Image(texture=texture, fit_mode="contain"))
+        else:
+            yard = view.get("yard") or {}
+            camera = yard.get("camera")
+            text = ("No camera picture available. Last reading: "
+                    + (", ".join(f"{v} {k}" for k, v in camera.items()) if camera else "none"))
+            right.add_widget(Text(text, size="small", colour=theme.TEXT_DIM))
+        self.main.add_widget(right)
+
+    def set_language(self, code: str) -> None:
+        if self.app.session is not None and not self.app.read_only:
+            self.app.session.set_language(code)
+        self.app.show("settings")
+
+    def _voice(self) -> Any:
+        return getattr(getattr(self.app.session, "devices", None), "voice", None)
+
+    def set_volume(self, value: int) -> None:
+        self.volume = value
+        voice = self._voice()
+        if voice is not None:
+            voice.set_volume(value / 10)
+
+    def toggle_mute(self) -> None:
+        self.muted = not self.muted
+        voice = self._voice()
+        if voice is not None:
+            voice.set_muted(self.muted)
+        self.app.show("settings")
+
+    def test_voice(self) -> None:
+        voice = self._voice()
+        if voice is None:
+            self.app.say("No voice is configured.")
+            return
+        voice.say("The weather is fog.")
+
+    def read_camera(self) -> None:
+        session = self.app.session
+        if session is None or self.app.read_only:
+            return
+        session.check_yard()
+        self.app.show("settings")
