@@ -152,6 +152,7 @@ for unit in "${UNITS[@]}"; do
 done
 place "$SRC/systemd/$UDEV_RULE" "/etc/udev/rules.d/$UDEV_RULE" 644
 place "$SRC/systemd/README.md" "$PREFIX/share/README.md" 644
+place "$SRC/systemd/tableassist-admin" /usr/local/bin/tableassist-admin 755
 place_once "$SRC/tableassist/data/config.sample.toml" /etc/tableassist/config.toml 644
 
 echo "-- systemd and udev"

@@ -23,7 +23,9 @@ PLACED = {
     "etc/udev/rules.d/99-tableassist-rfid.rules": SYSTEMD_DIR / "99-tableassist-rfid.rules",
     "opt/tableassist/share/README.md": SYSTEMD_DIR / "README.md",
     "etc/tableassist/config.toml": REPO / "tableassist" / "data" / "config.sample.toml",
+    "usr/local/bin/tableassist-admin": SYSTEMD_DIR / "tableassist-admin",
 }
+EXECUTABLE = {"usr/local/bin/tableassist-admin"}
 
 
 def install(*args: str) -> subprocess.CompletedProcess[str]:
@@ -48,7 +50,7 @@ def test_root_install_places_every_file(tmp_path: Path) -> None:
     for relative, source in PLACED.items():
         target = tmp_path / relative
         assert target.read_bytes() == source.read_bytes(), relative
-        assert target.stat().st_mode & 0o777 == 0o644, relative
+        assert target.stat().st_mode & 0o777 == (0o755 if relative in EXECUTABLE else 0o644), relative
         assert f"installed (new): /{relative}" in result.stdout
 
 

@@ -191,3 +191,15 @@ def test_udev_rule_names_common_adapters_tableassist_rfid_for_dialout() -> None:
         assert rule["MODE="] == "0660"
     # Only serial ttys are named, never the USB device node itself.
     assert any(rule.get("SUBSYSTEM!=") == "tty" for rule in udev_rules())
+
+
+def test_admin_wrapper_uses_the_service_environment() -> None:
+    # `sudo tableassist-admin …` must open the same database and config as the running service.
+    wrapper = (SYSTEMD_DIR / "tableassist-admin").read_text()
+    assert subprocess.run(["sh", "-n", str(SYSTEMD_DIR / "tableassist-admin")]).returncode == 0
+    assignments = dict(re.findall(r"\b(HOME|XDG_[A-Z]+_HOME)=(\S+)", wrapper))
+    service_env = systemd_environment("tableassist.service")
+    for key in ("HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        assert assignments[key] == service_env[key], key
+    assert "runuser -u tableassist" in wrapper
+    assert f"{INSTALLED_CLI} \"$@\"" in wrapper
