@@ -126,12 +126,14 @@ def _draw_two_keep_one(ctx: Ctx, player: int, card: int) -> Flow[None]:
         if revealed is None:
             break
         drawn.append(revealed)
+        s.drawn.append(revealed)
         ctx.emit("contract_revealed", contract=revealed, position=None, why=f"contract {card}")
     choices = [card, *drawn]
     action = yield ctx.decide(
         "keep_contract", player, f"{ctx.name(player)}: keep one of contracts {', '.join(map(str, choices))}",
         ("keep_contract",), lambda: [{"type": "keep_contract", "player": player, "contract": c} for c in choices])
     kept = action["contract"]
+    s.drawn = []
     p = s.players[player]
     for c in choices:
         if c == kept:

@@ -18,7 +18,9 @@ def restock(ctx: Ctx) -> Flow[None]:
     for kind in GOODS:
         s.stock_yard[kind] += drawn[kind]
     ctx.emit("stock_yard_restocked", **{k: drawn[k] for k in GOODS})
-    for _ in range(drawn["event"]):
+    s.events_pending = drawn["event"]
+    while s.events_pending:
+        s.events_pending -= 1
         yield from place_event_cube(ctx)
 
 

@@ -57,6 +57,7 @@ class PlayerScore:
     breakdown: dict[str, int]
     fulfilled: list[tuple[int, Used]]  # (contract number, what it used), in contract order
     contract_vps: dict[int, int] = field(default_factory=dict)  # VP each fulfilled contract scored
+    unfulfilled: list[tuple[int, str]] = field(default_factory=list)  # held contracts scoring nothing, and why
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,6 +66,7 @@ class PlayerScore:
             "breakdown": dict(self.breakdown),
             "fulfilled": {str(number): dict(used) for number, used in self.fulfilled},
             "contract_vps": {str(number): vp for number, vp in self.contract_vps.items()},
+            "unfulfilled": {str(number): why for number, why in self.unfulfilled},
         }
 
 
@@ -169,6 +171,10 @@ def best_contracts(options: Iterable[Option], capacity: tuple[int, int, int, int
             singles[used[0]].append(option)
         else:
             multis.append(option)  # two or more resources (or none: then the search always takes it)
+    # More of a resource than every contract together needs changes nothing; clipping keeps the tables small
+    # even for an absurd count (a billion rubble).
+    demand = [sum(o.needs[r] for o in [*singles[r], *multis]) for r in range(len(RESOURCES))]
+    capacity = tuple(min(c, d) for c, d in zip(capacity, demand, strict=True))  # type: ignore[assignment]
     tables = [_knapsack_1d(singles[r], r, capacity[r]) for r in range(len(RESOURCES))]
 
     def singles_value(left: Sequence[int]) -> int:
@@ -219,22 +225,55 @@ def _used(option: Option, surveyor: str) -> Used:
     return used
 
 
+def _plural(n: int, word: str) -> str:
+    singular = {"sites": "site", "tracks": "track", "rubble": "rubble", "coal": "coal"}[word]
+    return f"{n} {word if n != 1 else singular}"
+
+
+def _why_not(contract: Contract, holding: Holding, station_rank: float, chosen: Sequence[Option]) -> str:
+    """One phrase a player at the table understands: why this held contract scores nothing."""
+    cond = contract.condition
+    if "coal_vp" in cond:
+        return "no coal in the personal supply"
+    have = {"sites": len(holding.site_vps), "tracks": len(holding.track_vps), "rubble": holding.rubble}
+    short = [f"needs {_plural(int(cond[k]), k)}, has {have[k]}" for k in ("sites", "tracks", "rubble")
+             if int(cond.get(k, 0)) > have[k]]
+    if "surveyor_min" in cond and station_rank < cond["surveyor_min"]:
+        short.append(f"needs the surveyor at station {cond['surveyor_min']} or beyond")
+    if "surveyor_tiers" in cond and all(station_rank < station for station, _ in cond["surveyor_tiers"]):
+        short.append(f"needs the surveyor at station {min(st for st, _ in cond['surveyor_tiers'])} or beyond")
+    if short:
+        return "; ".join(short)
+    needs = [k for k in RESOURCES if cond.get(k, 0) or (k == "surveyor" and (
+        "surveyor_min" in cond or "surveyor_tiers" in cond))]
+    rivals = [o.number for o in chosen if any(o.needs[RESOURCES.index(k)] for k in needs)]
+    if not rivals:
+        return "it is worth nothing here"
+    what = needs[0] if len(needs) == 1 else f"{', '.join(needs[:-1])} and {needs[-1]}"
+    verb = "scores" if needs in (["rubble"], ["surveyor"]) else "score"
+    cards = ", ".join(str(n) for n in rivals)
+    return f"the {what} it needs {verb} more on contract{'s' if len(rivals) > 1 else ''} {cards}"
+
+
 def score_player(holding: Holding, components: Components) -> PlayerScore:
     """One player's score: the final score at game end, or the live estimate mid-game (same rules)."""
+    for count_name in ("rubble", "coal", "daffodils"):
+        if getattr(holding, count_name) < 0:
+            raise ValueError(f"{holding.name}: {count_name} must not be negative")
     rank = _surveyor_rank(holding, components)
     surveyor_vp = components.station(holding.surveyor).surveyor_vp
     options: list[Option] = []
     fulfilled: list[tuple[int, Used]] = []
     contract_vps: dict[int, int] = {}
-    coal_vp = 0
+    held: list[Contract] = []
     for number in holding.contracts:
         contract = components.contracts.get(number)
         if contract is None:
             raise ValueError(f"{holding.name}: unknown contract {number}")
+        held.append(contract)
         if "coal_vp" in contract.condition:
             vp = holding.coal * int(contract.condition["coal_vp"])
             if vp > 0:
-                coal_vp += vp
                 fulfilled.append((number, {"coal": holding.coal}))
                 contract_vps[number] = vp
             continue
@@ -242,10 +281,13 @@ def score_player(holding: Holding, components: Components) -> PlayerScore:
         if option is not None:
             options.append(option)
     capacity = (len(holding.site_vps), len(holding.track_vps), holding.rubble, 1)
-    for option in best_contracts(options, capacity):
+    chosen = best_contracts(options, capacity)
+    for option in chosen:
         fulfilled.append((option.number, _used(option, holding.surveyor)))
         contract_vps[option.number] = option.vp
     fulfilled.sort(key=lambda f: f[0])
+    unfulfilled = [(c.number, _why_not(c, holding, rank, chosen))
+                   for c in sorted(held, key=lambda c: c.number) if c.number not in contract_vps]
     daffodil_scores = components.raw.get("daffodils", {}).get("set_scores", (3, 9, 19, 34))
     breakdown = {
         "sites": sum(holding.site_vps),
@@ -261,6 +303,7 @@ def score_player(holding: Holding, components: Components) -> PlayerScore:
         breakdown=breakdown,
         fulfilled=fulfilled,
         contract_vps=dict(sorted(contract_vps.items())),
+        unfulfilled=unfulfilled,
     )
 
 

@@ -106,9 +106,11 @@ class GameState:
     lay_track_track: tuple[int, ...] = ()
     event_track: list[bool] = field(default_factory=lambda: [False] * 10)
     event_kinds: tuple[str, ...] = ()
+    events_pending: int = 0  # event cubes drawn but not yet placed on the track
     deck: set[int] = field(default_factory=set)  # contracts in the draw pile (order unknown until revealed)
     deck_top_back: str | None = None  # weather icon seen on the back of the deck's top card
     discards: list[int] = field(default_factory=list)
+    drawn: list[int] = field(default_factory=list)  # contract 5: the two cards drawn, until one is kept
     site_office: list[int | None] = field(default_factory=lambda: [None, None, None])
     engine_shed: dict[int, int] = field(default_factory=dict)  # train number -> coal on the card
     set_aside: int | None = None
@@ -166,9 +168,10 @@ class GameState:
                                           "track": list(self.excavation_track)},
                            "lay_track": {"index": self.lay_index, "rate": self.lay_rate,
                                          "track": list(self.lay_track_track)}},
-            "event_track": {"occupied": list(self.event_track), "kinds": list(self.event_kinds)},
+            "event_track": {"occupied": list(self.event_track), "kinds": list(self.event_kinds),
+                            "pending": self.events_pending},
             "deck": sorted(self.deck), "deck_size": len(self.deck), "deck_top_back": self.deck_top_back,
-            "discards": list(self.discards), "site_office": list(self.site_office),
+            "discards": list(self.discards), "drawn": list(self.drawn), "site_office": list(self.site_office),
             "engine_shed": {str(k): v for k, v in sorted(self.engine_shed.items())}, "set_aside": self.set_aside,
             "trains_available": self.trains_available, "extra_build_open": self.extra_build_open,
             "lost_trains": list(self.lost_trains),
