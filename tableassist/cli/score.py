@@ -64,6 +64,8 @@ def read_input(source: str) -> object:
         raise UserError(f"{label}: not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
     except RecursionError:
         raise UserError(f"{label}: nested too deeply to be a score table") from None
+    except ValueError as err:  # e.g. a number with thousands of digits
+        raise UserError(f"{label}: not valid JSON: {str(err).split(';')[0]}") from None
 
 
 def handle(args: argparse.Namespace) -> int:

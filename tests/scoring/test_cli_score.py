@@ -92,6 +92,7 @@ BAD: list[tuple[str, object, str]] = [
     ("not an object", "[1, 2]", "JSON object"),
     ("duplicate key", '{"players": [], "players": []}', "twice"),
     ("NaN", '{"players": [{"rubble": NaN}]}', "NaN"),
+    ("number with 5000 digits", '{"players": [{"rubble": ' + "9" * 5000 + "}]}", "not valid JSON"),
     ("no players field", {"tie_rule": "shared"}, "players: missing"),
     ("no players", {"players": []}, "has 0"),
     ("six players", {"players": [dict(GOOD["players"][2], name=str(i)) for i in range(6)]}, "has 6"),

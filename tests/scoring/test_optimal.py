@@ -97,6 +97,9 @@ def check_report(holding: Holding, comps: Components) -> int:
     assert used_total["surveyor"] <= 1
     assert sum(score.contract_vps.values()) == score.breakdown["contracts"]
     assert sorted(score.contract_vps) == [n for n, _ in score.fulfilled]
+    # Every held contract is either fulfilled or explained.
+    assert sorted([n for n, _ in score.fulfilled] + [n for n, _ in score.unfulfilled]) == sorted(holding.contracts)
+    assert all(why for _, why in score.unfulfilled)
     return score.breakdown["contracts"]
 
 

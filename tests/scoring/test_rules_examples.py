@@ -126,3 +126,27 @@ def test_owner_override_of_a_contract_changes_the_choice() -> None:
     four_tracks = holding(track_vps=[1] * 4, contracts=[22, 23])
     assert score_player(four_tracks, COMPONENTS).fulfilled == [(23, {"tracks": 4})]
     assert score_player(four_tracks, changed).fulfilled == [(22, {"tracks": 3})]
+
+
+def test_unfulfilled_contracts_say_why() -> None:
+    score = score_player(holding(site_vps=[1] * 5, track_vps=[1] * 4, surveyor="rocky_valley", coal=0,
+                                 contracts=[1, 2, 20, 22, 23, 27, 28]), COMPONENTS)
+    assert [n for n, _ in score.fulfilled] == [1, 23]
+    why = dict(score.unfulfilled)
+    assert why[20] == "needs 5 tracks, has 4"
+    assert why[28] == "needs the surveyor at station 6 or beyond"
+    assert why[27] == "no coal in the personal supply"
+    assert why[2] == "the sites it needs score more on contract 1"
+    assert why[22] == "the tracks it needs score more on contract 23"
+    assert score.to_json()["unfulfilled"]["20"] == "needs 5 tracks, has 4"
+
+
+def test_absurd_counts_score_without_exhausting_memory() -> None:
+    # The knapsack tables are sized by what the contracts can use, not by the count typed in.
+    score = score_player(holding(rubble=10**9, contracts=[7, 17, 18]), COMPONENTS)
+    assert score.breakdown["contracts"] == 11 + 21 + 14
+
+
+def test_negative_counts_are_refused_by_the_api_too() -> None:
+    with pytest.raises(ValueError, match="rubble"):
+        score_player(holding(rubble=-1, contracts=[7]), COMPONENTS)
