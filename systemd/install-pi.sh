@@ -135,8 +135,10 @@ if [ -n "$ROOT" ] || ! id -u "$SERVICE_USER" >/dev/null 2>&1; then
     --shell /usr/sbin/nologin --comment "Table Assistant" "$SERVICE_USER"
 fi
 groups_csv="$(IFS=,; echo "${SERVICE_GROUPS[*]}")"
-# usermod -a only adds; running it again changes nothing (it is here for `sudo -u tableassist tableassist doctor`).
+# usermod -a only adds; running it again changes nothing (it is here for `sudo tableassist-admin doctor`).
 step usermod --append --groups "$groups_csv" "$SERVICE_USER"
+# systemd creates the state directory at the first start; made here too, so tableassist-admin works before that.
+step install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 /var/lib/tableassist
 
 echo "-- Python environment in $VENV"
 if [ -n "$ROOT" ] || [ ! -x "$VENV/bin/python" ]; then
