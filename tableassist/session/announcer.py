@@ -38,6 +38,8 @@ class Announcer:
         out: list[Line] = []
         run: list[dict[str, Any]] = []  # consecutive rubble taken by one player (or one event)
         for event in [*events, {"type": "_end"}]:
+            if event.get("type") == "rubble_taken" and event.get("player") is None:
+                continue  # cleared by an event: the event's own line says from where
             if event.get("type") == "rubble_taken" and (not run or run[0].get("player") == event.get("player")):
                 run.append(event)
                 continue
@@ -63,7 +65,7 @@ class Announcer:
         parts = ", ".join(_("{n} from {where}").format(n=e.get("n"), where=self._where(e, game)) for e in run)
         index = run[0].get("player")
         if index is None:
-            return [Line(_("Remove {n} rubble: {parts}.").format(n=total, parts=parts), True, True, "rubble_taken")]
+            return []
         return [Line(_("{player} takes {n} rubble: {parts}.").format(
             player=game.setup.players[index], n=total, parts=parts), False, False, "rubble_taken")]
 
@@ -83,9 +85,17 @@ class Announcer:
             return [Line(text, False, False, kind)]
 
         if kind == "round_started":
-            return say(_("Round {round}. {player} is the start player.").format(
-                round=event.get("round"), player=who("start_player")))
+            weather = _current_weather(game)
+            if weather is None:
+                return say(_("Round {round}. {player} is the start player.").format(
+                    round=event.get("round"), player=who("start_player")))
+            return say(_("Round {round} — weather: {weather}. {player} is the start player.").format(
+                round=event.get("round"), weather=weather_name(weather, self.tr), player=who("start_player")))
         if kind == "weather_changed":
+            if event.get("weather") is None:  # setup or a swapped disc: only the forecast changed
+                return show(_("Weather forecast: {middle}, then {lowest}.").format(
+                    middle=weather_name(event.get("middle"), self.tr),
+                    lowest=weather_name(event.get("lowest"), self.tr)))
             return say(_("Weather: {weather}.").format(weather=weather_name(event.get("weather"), self.tr)),
                        urgent=True)
         if kind == "work_rate_changed":
@@ -121,16 +131,21 @@ class Announcer:
             return say(_("{player} is now the start player.").format(player=who()))
         if kind == "rubble_taken":
             return self._rubble([event], game)
+        if kind == "track_laid" and event.get("player") is None:
+            return []  # laid by an event: the event's own line names the cards
         if kind == "excavation_done":
             return say(_("{player} excavates {n}.").format(player=who(), n=event.get("n")))
         if kind == "site_completed":
-            return show(_("Site cleared at {station}.").format(station=station_name(game, event.get("station"))))
+            if event.get("kind") != "excavation" or event.get("player") is None:
+                return []  # a building site is announced as built; an event's clearing by the event
+            return show(_("{player} clears a site at {station} for {vp} points.").format(
+                player=who(), station=station_name(game, event.get("station")), vp=event.get("vp")))
         if kind == "converted":
+            if not event.get("steel") and not event.get("stone"):
+                return show(_("{player} makes nothing at the Works.").format(player=who()))
             return show(_("{player} converts: {steel} steel, {stone} stone.").format(
                 player=who(), steel=event.get("steel", 0), stone=event.get("stone", 0)))
         if kind == "track_laid":
-            if event.get("player") is None:
-                return say(_("Turn over track card {card}.").format(card=event.get("card")))
             return say(_("{player} lays track card {card}.").format(player=who(), card=event.get("card")))
         if kind == "station_built":
             return say(_("{player} builds at {station} for {vp} points.").format(
@@ -155,17 +170,14 @@ class Announcer:
             return show(_("Site office restocked: contracts {cards}.").format(
                 cards=join_numbers(list(event.get("cards", [])), self.tr)))
         if kind == "event_cube_placed":
-            return say(_("Event on space {space}: {event}.").format(
-                space=event.get("space"), event=event_name(str(event.get("kind")), self.tr)), urgent=True)
+            return show(_("Event on space {space}: {event}.").format(
+                space=event.get("space"), event=event_name(str(event.get("kind")), self.tr)))
         if kind == "event_resolved":
             return self._event_resolved(event, game)
         if kind == "event_cubes_returned":
             return show(_("{n} event cubes go back into the bag.").format(n=event.get("n")))
-        if kind == "station_completed_by_event":
-            return say(_("{station} is completed: put a game marker on it.").format(
-                station=station_name(game, event.get("station"))), urgent=True)
-        if kind == "trains_available":
-            return say(_("Trains may now be bought."), urgent=True)
+        if kind in ("station_completed_by_event", "trains_available"):
+            return []  # the event_resolved line says it, with what to do
         if kind == "maintenance_paid":
             return show(_("{player} maintains the train.").format(player=who()))
         if kind == "extra_build_area_opened":
@@ -185,22 +197,38 @@ class Announcer:
         return names.get(phase, phase)
 
     def _event_resolved(self, event: dict[str, Any], game: Any) -> list[Line]:
+        """One spoken line per event: what happened and what the table must move."""
         _ = self.tr.gettext
         kind = str(event.get("kind"))
-        cards = event.get("tracks") or event.get("cards") or []
         if kind == "lay_track":
-            text = _("Event: contractors lay track.")
+            cards = list(event.get("cards") or [])
             if cards:
-                text += " " + _("Turn over the next track cards: {cards}.").format(
-                    cards=join_numbers(list(cards), self.tr))
+                text = _("Event: contractors lay track. Turn over the next track cards: {cards}.").format(
+                    cards=join_numbers(cards, self.tr))
+            else:
+                text = _("Event: contractors lay track, but no track is left to lay.")
         elif kind == "excavate":
-            text = _("Event: contractors clear rubble; nobody scores it.")
+            cleared = [c for c in event.get("cleared") or [] if isinstance(c, dict)]
+            if cleared:
+                parts = ", ".join(_("{n} from {where}").format(n=c.get("n"), where=self._where({"source": c}, game))
+                                  for c in cleared)
+                text = _("Event: contractors clear rubble; nobody scores it. Remove {n} rubble: {parts}.").format(
+                    n=sum(int(c.get("n", 0)) for c in cleared), parts=parts)
+            else:
+                text = _("Event: contractors clear rubble, but none is left.")
         elif kind == "complete_station":
-            text = _("Event: contractors complete the first unfinished station.")
+            if event.get("station"):
+                text = _("Event: contractors complete {station}. Put a game marker on it and remove its "
+                         "rubble.").format(station=station_name(game, event.get("station")))
+            else:
+                text = _("Event: contractors complete a station, but every station is complete.")
         elif kind == "trains_available":
             text = _("Event: trains may now be bought.")
         elif kind == "maintenance":
-            text = _("Event: train maintenance: every train owner pays 1 steel or returns the train.")
+            returned = list(event.get("returned") or [])
+            text = _("Event: train maintenance. Every train owner pays 1 steel or returns the train.")
+            if returned:
+                text += " " + _("Trains returned: {trains}.").format(trains=join_numbers(returned, self.tr))
         else:
             text = _("Event: {event}.").format(event=event_name(kind, self.tr))
         return [Line(text, True, True, "event_resolved")]
@@ -216,3 +244,10 @@ class Announcer:
         else:
             text = _("Game over. {winners} share the win.").format(winners=join_numbers(winners, self.tr))
         return [Line(text, True, True, "game_over")]
+
+
+def _current_weather(game: Any) -> str | None:
+    weather = getattr(game.state, "weather", None)
+    if isinstance(weather, list | tuple) and weather:
+        return weather[0] if isinstance(weather[0], str) else None
+    return None

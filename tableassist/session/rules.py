@@ -163,8 +163,12 @@ def action_for_card(game: Any, card: Any) -> dict[str, Any] | None:
 
 
 def _field(card: Any, name: str) -> Any:
+    """A field of a registry card (tableassist.cards.Card keeps its details in `.spec`) or of a dict."""
     if isinstance(card, dict):
         return card.get(name)
+    spec = getattr(card, "spec", None)
+    if spec is not None and hasattr(spec, name):
+        return getattr(spec, name)
     return getattr(card, name, None)
 
 

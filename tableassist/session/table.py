@@ -31,6 +31,8 @@ Subscriber = Callable[[dict[str, Any]], None]
 # Undo goes back over the assistant's own chance draws to the last step a person took: otherwise the
 # same seeded draw would be taken again at once and undo would seem to do nothing.
 AUTOMATIC_SOURCES = frozenset({"digital"})
+# Events after which the stock yard holds something else (the next camera reading is compared afresh).
+YARD_EVENTS = frozenset({"cubes_taken", "stock_yard_restocked", "cubes_drawn", "setup_done"})
 
 
 @dataclass(frozen=True)
@@ -52,13 +54,16 @@ class TableSession:
         self._announcer = Announcer(language)
         self._lock = threading.RLock()
         self._subscribers: list[Subscriber] = []
+        self._listeners: list[Callable[[Line], None]] = []
         self._game: Any = None
         self._game_id: int | None = None
         self._bag_mode: BagMode = "digital"
         self._seed = 0
         self._sources: list[str] = []
         self._redo: list[tuple[dict[str, Any], str]] = []
-        self._announcements: deque[Line] = deque(maxlen=20)
+        self._announcements: deque[tuple[int, Line]] = deque(maxlen=20)
+        self._said = 0  # running number of announcements, so a reader of view() can tell new from old
+        self._device_status: dict[str, str] = {}
         self._pending: dict[str, Any] | None = None
         self._error: str | None = None
         self._yard: YardCheck | None = None
@@ -290,8 +295,9 @@ class TableSession:
         with self._lock:
             if self._game is None:
                 return
-            self._yard = compare_yard(rules.stock_yard(self._game), reading)
-            self._propose_from_camera(reading)
+            self._yard = compare_yard(rules.stock_yard(self._game), reading, self._tr)
+            if self._yard.unsure is None:
+                self._propose_from_camera(reading)
             message = self._yard_message()
             if message and message != self._spoken_mismatch:
                 self._spoken_mismatch = message
@@ -316,6 +322,11 @@ class TableSession:
                 if fn in self._subscribers:
                     self._subscribers.remove(fn)
         return unsubscribe
+
+    def listen(self, fn: Callable[[Line], None]) -> None:
+        """Every line as it is announced (shown or spoken), in order; called under the session lock."""
+        with self._lock:
+            self._listeners.append(fn)
 
     def view(self) -> dict[str, Any]:
         with self._lock:
@@ -355,6 +366,9 @@ class TableSession:
             return self._refuse(self._("Could not save the action ({error}); nothing changed.").format(error=err))
         self._sources.append(source)
         self._error = None
+        if any(e.get("type") in YARD_EVENTS for e in events):
+            self._yard = None  # the yard changed: the last camera reading no longer says anything
+            self._spoken_mismatch = None
         if game.finished:
             self.journal.finish(self._game_id, rules.result(game))
         lines = self._announcer.lines(events, game)
@@ -385,7 +399,7 @@ class TableSession:
 
     def _propose_from_camera(self, reading: YardReading) -> None:
         game = self._game
-        if game is None or reading.unsure:
+        if game is None or compare_yard({}, reading, self._tr).unsure:
             return
         if self._bag_mode == "physical" and rules.awaits_bag_draw(game):
             proposal = propose_bag_draw(game, reading, self._tr)
@@ -403,7 +417,10 @@ class TableSession:
 
     def _announce(self, lines: list[Line]) -> None:
         for line in lines:
-            self._announcements.append(line)
+            self._said += 1
+            self._announcements.append((self._said, line))
+            for listener in self._listeners:
+                listener(line)
             if self.devices.voice is not None and line.spoken:
                 self.devices.voice.say(line.text, urgent=line.urgent)
 
@@ -434,14 +451,16 @@ class TableSession:
 
     def _on_reader_status(self, status: str) -> None:
         with self._lock:
-            self._error = status
+            self._device_status["reader"] = status
         self._notify()
 
     def _view(self) -> dict[str, Any]:
         game = self._game
         base: dict[str, Any] = {
             "game_id": self._game_id, "language": self.language, "bag_mode": self._bag_mode,
-            "announcements": [{"text": line.text, "urgent": line.urgent} for line in self._announcements],
+            "announcements": [{"n": n, "text": line.text, "urgent": line.urgent, "spoken": line.spoken,
+                               "topic": line.topic} for n, line in self._announcements],
+            "devices": dict(self._device_status),
             "error": self._error, "can_undo": self.can_undo, "can_redo": self.can_redo,
             "pending": ({"text": self._pending["text"], "action": self._pending["action"]}
                         if self._pending else None),

@@ -16,6 +16,8 @@ from tableassist.session import rules
 from tableassist.session.labels import cube_name, describe_cubes
 
 GOODS = ("iron", "stone", "coal")
+# Below this the reader's own confidence says its count is a guess: show that, propose nothing.
+MIN_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,17 @@ class YardCheck:
                 "message": message, "unsure": self.unsure}
 
 
-def compare_yard(engine: dict[str, int], reading: YardReading) -> YardCheck:
-    return YardCheck(engine=dict(engine), camera=reading.counts(), unsure=reading.unsure)
+def unsure_reason(reading: YardReading, tr: gettext.NullTranslations) -> str | None:
+    if reading.unsure:
+        return tr.gettext("The camera cannot read the stock yard: {reason}").format(reason=reading.unsure)
+    if reading.confidence < MIN_CONFIDENCE:
+        return tr.gettext("The camera is not sure of the stock yard ({percent}% sure).").format(
+            percent=round(reading.confidence * 100))
+    return None
+
+
+def compare_yard(engine: dict[str, int], reading: YardReading, tr: gettext.NullTranslations) -> YardCheck:
+    return YardCheck(engine=dict(engine), camera=reading.counts(), unsure=unsure_reason(reading, tr))
 
 
 def propose_take(game: Any, reading: YardReading, tr: gettext.NullTranslations) -> dict[str, Any] | None:
