@@ -12,6 +12,7 @@ from typing import Any
 
 from kivy.base import EventLoop
 from kivy.input.motionevent import MotionEvent
+from kivy.uix.scrollview import ScrollView
 
 from ui.app import TableApp
 
@@ -49,11 +50,22 @@ class Harness:
         if widget.get_root_window() is None:
             raise AssertionError(f"{widget!r} is not on the screen")
         x, y = widget.to_window(*widget.center)
+        self._check_reachable(widget, x, y)
         touch = _Touch(x, y, self.window.width, self.window.height)
         EventLoop.post_dispatch_input("begin", touch)
         self.pump(1)
         EventLoop.post_dispatch_input("end", touch)
         self.pump(frames)
+
+    def _check_reachable(self, widget: Any, x: float, y: float) -> None:
+        """A finger can only press what is on the screen: inside the window and every scrolling viewport."""
+        if not (0 <= x < self.window.width and 0 <= y < self.window.height):
+            raise AssertionError(f"{widget!r} is outside the window at {(x, y)}")
+        parent = widget.parent
+        while parent is not None and parent is not self.window:
+            if isinstance(parent, ScrollView) and not parent.collide_point(*parent.to_widget(x, y)):
+                raise AssertionError(f"{getattr(widget, 'text', widget)!r} is scrolled out of view")
+            parent = parent.parent
 
     def resize(self, size: tuple[int, int]) -> None:
         """A different panel: resize the window and rebuild every widget for its metrics."""

@@ -58,7 +58,8 @@ WEATHER_COLOURS: dict[str, RGBA] = {
 
 def text_on(background: RGBA) -> RGBA:
     """Black or white text, whichever contrasts more with the background (WCAG relative luminance)."""
-    return (0.05, 0.05, 0.05, 1.0) if luminance(background) > 0.35 else TEXT
+    dark = (0.05, 0.05, 0.05, 1.0)
+    return dark if contrast_ratio(dark, background) > contrast_ratio(TEXT, background) else TEXT
 
 
 def luminance(colour: RGBA) -> float:

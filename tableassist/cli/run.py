@@ -1,8 +1,14 @@
-"""`tableassist run`: the touchscreen app."""
+"""`tableassist run`: the touchscreen app.
+
+Builds the table session through the composition root (real devices where the config names them,
+simulated ones elsewhere, `--simulate` for all) and starts the Kivy app on it, resuming the last game.
+Kivy is imported only here, inside the handler, so other commands never pay for it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from tableassist.errors import UserError
@@ -12,8 +18,54 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     parser = commands.add_parser(
         "run", parents=[common], help="the touchscreen app"
     )
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help="TOML config (default: config.toml in the user's config directory)")
+    parser.add_argument("--simulate", action="store_true",
+                        help="simulated devices throughout, with on-screen stand-ins for the reader and buttons")
+    parser.add_argument("--size", metavar="WxH", default=None,
+                        help="window size (default: $TABLEASSIST_SIZE or 800x480, the official 7\" display)")
+    parser.add_argument("--fullscreen", action="store_true", default=None,
+                        help="fill the screen (default on a console without X, as on the Pi)")
     parser.set_defaults(handler=handle)
 
 
+def window_size(args: argparse.Namespace) -> tuple[int, int]:
+    from ui.boot import DEFAULT_SIZE, parse_size
+
+    text = args.size or os.environ.get("TABLEASSIST_SIZE")
+    return parse_size(text) if text else DEFAULT_SIZE
+
+
 def handle(args: argparse.Namespace) -> int:
-    raise UserError("not built yet")
+    from ui.boot import configure, display_available
+
+    size = window_size(args)
+    if not display_available():
+        raise UserError("no display: run it on the touchscreen (SDL_VIDEODRIVER=kmsdrm), "
+                        "under X, or under xvfb-run for a test", exit_code=3)
+    from tableassist.compose import build_session
+    from tableassist.paths import state_dir
+
+    session = build_session(args.config, simulate=args.simulate, db=args.db)
+    try:
+        session.resume("latest")
+    except UserError:
+        pass  # no game in the journal yet: the app opens on New game
+    # Stand-ins for whatever the table lacks: all of them when simulating, else those the config leaves out.
+    stand_ins = args.simulate or _lacks_hardware(session)
+    fullscreen = args.fullscreen if args.fullscreen is not None else not os.environ.get("DISPLAY")
+    configure(size, fullscreen=fullscreen, kivy_home=state_dir() / "kivy")
+    from ui.app import TableApp
+
+    app = TableApp(session, size=size, stand_ins=stand_ins, db_label=str(args.db or "default"))
+    try:
+        app.run()
+    finally:
+        session.close()
+    return 0
+
+
+def _lacks_hardware(session: Any) -> bool:
+    devices = getattr(session, "devices", None)
+    names = [type(getattr(devices, key, None)).__name__ for key in ("reader", "controls")]
+    return any(name.startswith("Simulated") or name == "NoneType" for name in names)

@@ -258,13 +258,17 @@ class CalculatorScreen(BaseScreen):
         self._draw()
 
 
-def score_table_widget(result: dict[str, Any], on_edit: Any = None, colours: dict[str, str] | None = None) -> Any:
+def score_table_widget(result: dict[str, Any], on_edit: Any = None, colours: dict[str, str] | None = None,
+                       final: bool = True) -> Any:
     """Totals, breakdown and fulfilled contracts per player, the winner marked. Shared with Final scores."""
     m = metrics()
     column = Column()
     winners = result.get("winners") or []
-    headline = " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!") if winners else "No winner"
-    top = [Text(headline, size="huge", bold=True, colour=theme.WARNING)]
+    if not final:
+        headline = "Ahead now: " + " and ".join(winners) if winners else ""
+    else:
+        headline = " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!") if winners else "No winner"
+    top = [Text(headline, size="huge" if final else "large", bold=True, colour=theme.WARNING)]
     if on_edit is not None:
         top.append(BigButton("Edit", on_tap=on_edit, size_hint_x=None, width=m.px(120)))
     column.add(row(*top, height=m.px(64)))

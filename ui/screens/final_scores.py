@@ -19,6 +19,7 @@ class FinalScoresScreen(BaseScreen):
         final = view.get("final")
         scores = final if isinstance(final, dict) else None
         heading = "Final scores"
+        final_result = scores is not None
         if scores is None and isinstance(view.get("scores_now"), dict):
             # Before the end this is the live estimate: say so, so nobody mistakes it for the result.
             scores = view["scores_now"]
@@ -30,4 +31,4 @@ class FinalScoresScreen(BaseScreen):
         if scores is None:
             self.add_widget(Text("No scores yet.", size="large"))
             return
-        self.add_widget(score_table_widget(scores, colours=colours))
+        self.add_widget(score_table_widget(scores, colours=colours, final=final_result))

@@ -44,7 +44,7 @@ class NewGameScreen(BaseScreen):
     def update(self, view: dict[str, Any]) -> None:
         m = metrics()
         self.main.clear_widgets()
-        setup = Column(size_hint_x=0.68)
+        setup = Column()
         setup.add(Text("Tap the players' colours in turn order:", fit_height=True))
         colours = row()
         for colour in COLOURS:
@@ -58,8 +58,11 @@ class NewGameScreen(BaseScreen):
         if self.order:
             names = row()
             for colour in self.order:
-                field = TextInput(text=self.names.get(colour, ""), hint_text=colour.capitalize(), multiline=False,
-                                  font_size=m.font_small, write_tab=False)
+                field = TextInput(text=self.names.get(colour, ""), hint_text=f"name for {colour}", multiline=False,
+                                  font_size=m.font_small, write_tab=False, background_normal="",
+                                  background_active="", background_color=theme.PANEL_LIGHT,
+                                  foreground_color=theme.TEXT, hint_text_color=theme.TEXT_DIM,
+                                  cursor_color=theme.ACCENT, padding=[m.gap * 2, m.px(14)])
                 field.bind(text=partial(self._rename, colour))
                 names.add_widget(field)
             setup.add(names)
@@ -75,8 +78,10 @@ class NewGameScreen(BaseScreen):
                                       height=m.target, on_blocked=self.app.say)
         if not self.order:
             self.start_button.block("Tap at least one colour: one player per colour, in turn order.")
-        setup.add(self.start_button)
-        self.main.add_widget(setup)
+        left = BoxLayout(orientation="vertical", spacing=m.gap, size_hint_x=0.68)
+        left.add_widget(setup)
+        left.add_widget(self.start_button)  # pinned below the options: never scrolled out of reach
+        self.main.add_widget(left)
         self.main.add_widget(self._games())
 
     def _option_row(self, label: str, options: list[tuple[Any, str]], current: Any, attribute: str) -> Any:

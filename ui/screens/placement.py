@@ -13,7 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
 from ui.screens.base import BaseScreen
-from ui.viewdata import AREA_NAMES, choices_of_type, colour_of, name_of, percent, state, waiting
+from ui.viewdata import AREA_NAMES, blocked_of_type, choices_of_type, colour_of, name_of, percent, state, waiting
 from ui.widgets import BigButton, Chip, Panel, Text, metrics, row
 
 AREAS = ("A", "B", "C", "D", "E", "F", "G")
@@ -37,9 +37,9 @@ class PlacementScreen(BaseScreen):
         m = metrics()
         self.who = Chip("", theme.PANEL_LIGHT, size_hint_x=None, width=m.px(130))
         self.prompt = Text("", size="large", bold=True)
-        self.risk = Text("", size="small", align="right", size_hint_x=None, width=m.px(190))
+        self.risk = Text("", size="small", align="right", size_hint_x=None, width=m.px(240))
         self.hire = BigButton("Hire temporary labourer", size="small", size_hint_x=None, width=m.px(170))
-        self.header = row(self.who, self.prompt, self.risk, self.hire)
+        self.header = row(self.who, self.prompt, self.risk, self.hire, height=m.px(50))
         self.areas_box = BoxLayout(orientation="horizontal", spacing=m.gap)
         self.add_widget(self.header)
         self.add_widget(self.areas_box)
@@ -57,10 +57,13 @@ class PlacementScreen(BaseScreen):
         forecast = view.get("forecast") or {}
         self.risk.text = f"Event risk next restock: {percent(forecast.get('p_event'))}" if forecast else ""
 
+        # Hiring the temporary labourer: shown whenever the session lists it, greyed with its reason if closed.
         hire = choices_of_type(view, "hire_temporary")
-        self.hire.opacity = 1 if hire else 0
-        self.hire.disabled = not hire
+        hire_closed = blocked_of_type(view, "hire_temporary")
+        self.hire.opacity = 1 if hire or hire_closed else 0
         self.hire._on_tap = partial(self.app.act, hire[0]["action"]) if hire else None
+        self.hire._on_blocked = self.app.say
+        self.hire.block(None if hire or not hire_closed else str(hire_closed[0].get("reason")))
 
         st = state(view)
         spaces: dict[str, int] = st.get("spaces") or {}
@@ -73,7 +76,7 @@ class PlacementScreen(BaseScreen):
             column = Panel(orientation="vertical", colour=theme.PANEL, radius=m.px(6), padding=m.px(3),
                            spacing=m.px(3))
             column.add_widget(Text(f"[b]{area}[/b] {AREA_NAMES[area]}", size="small", align="center",
-                                   size_hint_y=None, height=m.px(44)))
+                                   size_hint_y=None, height=m.px(30), shorten=True, shorten_from="right"))
             occupants = placed.get(area) or []
             count = spaces.get(area, 0)
             if area == "G" or count == 0:
@@ -82,7 +85,8 @@ class PlacementScreen(BaseScreen):
                     column.add_widget(self._taken(view, area, occupant))
                 legal = find(choices, area)
                 closed = find(blocked, area)
-                button = BigButton("Survey", colour=theme.ACCENT, size="small", on_blocked=self.app.say)
+                button = BigButton("Survey", colour=theme.ACCENT, size="small", on_blocked=self.app.say,
+                                   size_hint_y=None, height=m.target)
                 if legal:
                     button._on_tap = partial(self.app.act, legal[0]["action"])
                 else:
@@ -102,14 +106,16 @@ class PlacementScreen(BaseScreen):
             self.areas_box.add_widget(column)
 
     def _taken(self, view: dict[str, Any], area: str, occupant: int | None) -> Any:
+        m = metrics()
         colour = theme.player_colour(colour_of(view, occupant))
         name = name_of(view, occupant)
-        button = BigButton(name, colour=colour, size="small")
+        button = BigButton(name, colour=colour, size="small", size_hint_y=None, height=m.target)
         button._on_tap = partial(self.app.say, f"{AREA_NAMES[area]}: {name}'s labourer is there.")
         return button
 
     def _free(self, area: str, space: int, legal: list[dict[str, Any]], closed: list[dict[str, Any]]) -> BigButton:
-        button = BigButton(f"{area}{space}", colour=theme.ACCENT, on_blocked=self.app.say)
+        button = BigButton(f"{area}{space}", colour=theme.ACCENT, on_blocked=self.app.say, size_hint_y=None,
+                           height=metrics().target)
         if legal:
             button._on_tap = partial(self.app.act, legal[0]["action"])
         else:
