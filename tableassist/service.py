@@ -19,6 +19,9 @@ from sdnotify import SystemdNotifier
 # Ping this many times per watchdog period, so one late Clock tick is not a restart (sd_watchdog_enabled(3)
 # recommends at least two).
 PINGS_PER_PERIOD = 3
+# A datagram socket blocks once the receiver's queue is full (10 messages on Linux): if systemd stops reading,
+# a ping gives up after this long instead of freezing the UI thread it was meant to vouch for.
+SEND_TIMEOUT_S = 0.1
 
 _lock = threading.Lock()
 _notifier: SystemdNotifier | None = None
@@ -36,11 +39,12 @@ def _send(message: str) -> bool:
             if _notifier is None or _notifier_address != address:
                 # debug=True makes sdnotify raise instead of silently dropping, so we can reconnect.
                 _notifier = SystemdNotifier(debug=True)
+                _notifier.socket.settimeout(SEND_TIMEOUT_S)
                 _notifier_address = address
             _notifier.notify(message)
             return True
         except Exception:
-            # The socket went away (systemd re-executed, a test tore it down): connect afresh next time.
+            # The socket went away (systemd re-executed, a test tore it down) or is full: connect afresh next time.
             _notifier = None
             _notifier_address = None
             return False

@@ -193,3 +193,34 @@ def test_the_monitor_stays_quiet_before_ready(notify_socket: socket.socket) -> N
     assert monitor.fired_at is None
     stop.set()
     watcher.join(timeout=2)
+
+
+def test_a_notify_socket_nobody_reads_never_freezes_the_caller(notify_socket: socket.socket) -> None:
+    # The fake systemd stops reading: its queue fills after a few datagrams and a plain send would block the
+    # UI thread for good. Each ping must give up quickly instead, and say it was not delivered.
+    durations: list[float] = []
+    results: list[bool] = []
+
+    def ping_many() -> None:
+        for _ in range(20):
+            start = time.monotonic()
+            results.append(service.watchdog_ping())
+            durations.append(time.monotonic() - start)
+
+    pinger = threading.Thread(target=ping_many, daemon=True)
+    pinger.start()
+    pinger.join(timeout=15)
+    assert not pinger.is_alive(), "watchdog_ping blocked on a full notify socket"
+    assert len(results) == 20
+    assert results[0] is True
+    assert False in results  # the queue did fill up
+    assert max(durations) < service.SEND_TIMEOUT_S + 0.4
+    # Once systemd reads again, pings get through.
+    notify_socket.settimeout(0.2)
+    try:
+        while True:
+            notify_socket.recv(64)
+    except TimeoutError:
+        pass
+    assert service.watchdog_ping()
+    assert receive(notify_socket) == "WATCHDOG=1"
