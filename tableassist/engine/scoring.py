@@ -174,8 +174,8 @@ def best_contracts(options: Iterable[Option], capacity: tuple[int, int, int, int
     # More of a resource than every contract together needs changes nothing; clipping keeps the tables small
     # even for an absurd count (a billion rubble).
     demand = [sum(o.needs[r] for o in [*singles[r], *multis]) for r in range(len(RESOURCES))]
-    capacity = tuple(min(c, d) for c, d in zip(capacity, demand, strict=True))  # type: ignore[assignment]
-    tables = [_knapsack_1d(singles[r], r, capacity[r]) for r in range(len(RESOURCES))]
+    usable = [min(c, d) for c, d in zip(capacity, demand, strict=True)]
+    tables = [_knapsack_1d(singles[r], r, usable[r]) for r in range(len(RESOURCES))]
 
     def singles_value(left: Sequence[int]) -> int:
         return sum(tables[r][0][left[r]] for r in range(len(RESOURCES)))
@@ -187,9 +187,9 @@ def best_contracts(options: Iterable[Option], capacity: tuple[int, int, int, int
         suffix_vp[i] = suffix_vp[i + 1] + multis[i].vp
     best_value = -1
     best_pick: list[Option] = []
-    best_left: list[int] = list(capacity)
+    best_left: list[int] = list(usable)
     pick: list[Option] = []
-    left = list(capacity)
+    left = list(usable)
 
     def search(i: int, value: int) -> None:
         nonlocal best_value, best_pick, best_left
@@ -480,7 +480,8 @@ def validate_table(holdings: Sequence[Holding], components: Components) -> None:
                                   f"{', '.join(all_stations)}")
         if h.surveyor not in in_play:
             station = components.station(h.surveyor)
-            counts = "–".join(str(n) for n in (min(station.player_counts), max(station.player_counts)))
+            lo, hi = min(station.player_counts), max(station.player_counts)
+            counts = str(lo) if lo == hi else f"{lo}–{hi}"
             raise ScoreInputError(f"{where}.surveyor: {station.name} is only in play with {counts} players, "
                                   f"this table has {count}")
         if h.train is not None:

@@ -177,3 +177,21 @@ def test_extra_fields_that_are_not_typos_are_ignored() -> None:
     result = run_score("-", stdin=json.dumps(data))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["players"][0]["total"] == 67
+
+
+# The shipped example inputs, worked out by hand:
+#   three-players: Green 20+7+15+(3: 6, 29: 10)+9 = 67; Blue 5+9+7+(21: 24, 27: 6, 7: 11) = 62;
+#   Pink 27+4+21+(28: 23 beats 1: 15 for the five sites; 14: 11) = 86 → Pink.
+#   daffodil-line (shared): Yellow 6+3+1+43 = 53; Purple 16+4+9+34 = 63 → Purple.
+EXAMPLES = {"three-players.json": ({"Green": 67, "Blue": 62, "Pink": 86}, ["Pink"]),
+            "daffodil-line.json": ({"Yellow": 53, "Purple": 63}, ["Purple"])}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_example_inputs(name: str) -> None:
+    result = run_score(str(HERE / "examples" / name))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    totals, winners = EXAMPLES[name]
+    assert {p["name"]: p["total"] for p in out["players"]} == totals
+    assert out["winners"] == winners
