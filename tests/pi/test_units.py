@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -203,3 +204,37 @@ def test_admin_wrapper_uses_the_service_environment() -> None:
         assert assignments[key] == service_env[key], key
     assert "runuser -u tableassist" in wrapper
     assert f"{INSTALLED_CLI} \"$@\"" in wrapper
+
+
+def test_backup_is_skipped_until_the_service_database_exists() -> None:
+    # The condition must name the very file the app writes, or the nightly backup would never run.
+    env = {**os.environ, **systemd_environment("tableassist-backup.service")}
+    code = "from tableassist import paths; print(paths.default_db_file())"
+    db = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    condition = unit_settings("tableassist-backup.service")["Unit"]["ConditionPathExists"]
+    assert condition == [db.stdout.strip()]
+
+
+def test_a_watchdog_kill_leaves_the_frozen_stack_in_the_journal() -> None:
+    # On a watchdog timeout systemd sends SIGABRT (WatchdogSignal= default). With the unit's environment the
+    # Python faulthandler prints where every thread was, so the log says what froze the screen.
+    service_env = systemd_environment("tableassist.service")
+    assert service_env.get("PYTHONFAULTHANDLER") == "1"
+    assert "WatchdogSignal" not in unit_settings("tableassist.service")["Service"]
+    frozen = (
+        "import sys, time\n"
+        "def frozen_ui_loop():\n"
+        "    print('ready', flush=True)\n"
+        "    time.sleep(60)\n"
+        "frozen_ui_loop()\n"
+    )
+    env = {**os.environ, "PYTHONFAULTHANDLER": service_env["PYTHONFAULTHANDLER"]}
+    app = subprocess.Popen([sys.executable, "-c", frozen], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    assert app.stdout is not None
+    assert app.stdout.readline().strip() == "ready"
+    app.send_signal(signal.SIGABRT)
+    _, stderr = app.communicate(timeout=30)
+    assert app.returncode == -signal.SIGABRT
+    assert "Fatal Python error: Aborted" in stderr
+    assert "frozen_ui_loop" in stderr
