@@ -52,7 +52,6 @@ def take_from_yard(ctx: Ctx, player: int, cubes: dict[str, int]) -> None:
 def stock_yard(ctx: Ctx, player: int, space: int) -> Flow[None]:
     s = ctx.state
     cubes, coal = stock_yard_limits(ctx, player)
-    options = take_cube_options(ctx, cubes, coal, exactly=False)
 
     def why_not(action: Action) -> str | None:
         if sum(action.get(k, 0) for k in GOODS) > cubes:
@@ -63,7 +62,8 @@ def stock_yard(ctx: Ctx, player: int, space: int) -> Flow[None]:
 
     action = yield ctx.decide(
         "stock_yard", player, f"{ctx.name(player)}: take up to {cubes} cubes from the stock yard (at most {coal} coal)",
-        ("stock_yard",), lambda: [{"type": "stock_yard", "player": player, **o} for o in options], why_not,
+        ("stock_yard",), lambda: [{"type": "stock_yard", "player": player, **o}
+                                for o in take_cube_options(ctx, cubes, coal, exactly=False)], why_not,
         area="A", space=space)
     take_from_yard(ctx, player, {k: action.get(k, 0) for k in GOODS})
     if space == s.spaces["A"] and not s.start_locked and s.start_player != player:
@@ -113,12 +113,12 @@ def works(ctx: Ctx, player: int, space: int) -> Flow[None]:
     s = ctx.state
     p = s.players[player]
     per_steel = iron_per_steel(ctx, player)
-    options = []
-    for steel in range(4):
-        for stone in range(4 - steel):
-            if (steel <= s.steel_supply and steel * per_steel <= p.iron and stone <= s.bag["stone"]
-                    and 2 * stone <= p.rubble):
-                options.append({"type": "works", "player": player, "steel": steel, "stone": stone})
+
+    def options() -> list[Action]:
+        return [{"type": "works", "player": player, "steel": steel, "stone": stone}
+                for steel in range(4) for stone in range(4 - steel)
+                if steel <= s.steel_supply and steel * per_steel <= p.iron and stone <= s.bag["stone"]
+                and 2 * stone <= p.rubble]
 
     def why_not(action: Action) -> str | None:
         steel, stone = action.get("steel", 0), action.get("stone", 0)
@@ -137,7 +137,7 @@ def works(ctx: Ctx, player: int, space: int) -> Flow[None]:
         return None
 
     action = yield ctx.decide("works", player, f"{p.name}: convert up to three times at the works", ("works",),
-                              lambda: options, why_not, area="C", space=space)
+                              options, why_not, area="C", space=space)
     convert(ctx, player, action.get("steel", 0), action.get("stone", 0), per_steel)
 
 
@@ -263,16 +263,26 @@ def build_why_not(ctx: Ctx, player: int, action: Action) -> str | None:
 
 def build(ctx: Ctx, player: int, area: str | None, space: int | None, kind: str = "build",
           optional: bool = False) -> Flow[None]:
-    options = build_options(ctx, player)
-    if optional and not options:
+    if optional and not build_options(ctx, player):
         return
-    if optional:
-        options.append({"type": "decline", "player": player})
-    elif not options:
-        options = [{"type": "idle", "player": player}]
-    types = tuple(sorted({o["type"] for o in options}))
-    action = yield ctx.decide(kind, player, f"{ctx.name(player)}: build a station site or buy a train", types,
-                              lambda: options, lambda a: build_why_not(ctx, player, a), area=area, space=space)
+
+    def options() -> list[Action]:
+        out = build_options(ctx, player)
+        if optional:
+            return [*out, {"type": "decline", "player": player}]
+        return out or [{"type": "idle", "player": player}]
+
+    def why_not(action: Action) -> str | None:
+        if action["type"] == "idle" and build_options(ctx, player):
+            return f"{ctx.name(player)} can build or buy a train, so the labourer must."
+        if action["type"] == "decline" and not optional:
+            return "A labourer on a Build space must act."
+        if action["type"] == "idle" and optional:
+            return f"{ctx.name(player)} may decline the extra build."
+        return build_why_not(ctx, player, action)
+
+    action = yield ctx.decide(kind, player, f"{ctx.name(player)}: build a station site or buy a train",
+                              ("build", "buy_train", "idle", "decline"), options, why_not, area=area, space=space)
     if action["type"] == "build":
         build_site(ctx, player, action["station"], action["site"], action["pay"])
     elif action["type"] == "buy_train":
@@ -348,10 +358,10 @@ def buy_train(ctx: Ctx, player: int, train: int, paid: dict[str, int]) -> None:
 
 def site_office(ctx: Ctx, player: int, space: int) -> Flow[None]:
     s = ctx.state
-    options: list[Action] = [{"type": "take_contract", "player": player, "contract": c}
+    def options() -> list[Action]:
+        out: list[Action] = [{"type": "take_contract", "player": player, "contract": c}
                              for c in s.site_office if c is not None]
-    if not options:
-        options = [{"type": "idle", "player": player}]
+        return out or [{"type": "idle", "player": player}]
 
     def why_not(action: Action) -> str | None:
         if action["type"] == "take_contract" and action.get("contract") not in s.site_office:
@@ -359,7 +369,7 @@ def site_office(ctx: Ctx, player: int, space: int) -> Flow[None]:
         return None
 
     action = yield ctx.decide("take_contract", player, f"{ctx.name(player)}: take a contract from the site office",
-                              tuple(sorted({o["type"] for o in options})), lambda: options, why_not,
+                              ("take_contract", "idle"), options, why_not,
                               area="F", space=space)
     if action["type"] == "take_contract":
         card = action["contract"]

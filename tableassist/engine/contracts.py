@@ -6,7 +6,7 @@ happen now are flows here."""
 from __future__ import annotations
 
 from tableassist.engine import areas, chance
-from tableassist.engine.core import Ctx, Flow, const
+from tableassist.engine.core import Ctx, Flow
 from tableassist.engine.decision import Action
 from tableassist.engine.state import GOODS, WEATHERS
 
@@ -29,11 +29,13 @@ def window(ctx: Ctx, area: str) -> Flow[None]:
             cards = playable(ctx, player, area)
             if not cards:
                 break
-            options: list[Action] = [{"type": "play_contract", "player": player, "contract": c} for c in cards]
-            options.append({"type": "pass", "player": player})
 
-            def why_not(action: Action, player: int = player, cards: list[int] = cards) -> str | None:
-                if action["type"] == "play_contract" and action.get("contract") not in cards:
+            def options(player: int = player) -> list[Action]:
+                return [*({"type": "play_contract", "player": player, "contract": c}
+                          for c in playable(ctx, player, area)), {"type": "pass", "player": player}]
+
+            def why_not(action: Action, player: int = player) -> str | None:
+                if action["type"] == "play_contract" and action.get("contract") not in playable(ctx, player, area):
                     card = action.get("contract")
                     if card not in s.players[player].hand:
                         return f"{ctx.name(player)} does not hold contract {card} unplayed."
@@ -41,7 +43,7 @@ def window(ctx: Ctx, area: str) -> Flow[None]:
                 return None
 
             action = yield ctx.decide("contracts", player, f"{ctx.name(player)}: play contracts before area {area}?",
-                                      ("play_contract", "pass"), const(options), why_not, area=area)
+                                      ("play_contract", "pass"), options, why_not, area=area)
             if action["type"] == "pass":
                 ctx.emit("passed", player=player, area=area)
                 break

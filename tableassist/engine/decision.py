@@ -42,6 +42,10 @@ class Decision:
             self._legal = self.legal_fn() if self.legal_fn is not None else []
         return self._legal
 
+    def refresh(self) -> None:
+        """Forget the cached legal actions (after the state was changed from outside, e.g. by a test)."""
+        self._legal = None
+
     def why_not(self, action: Action, names: list[str]) -> str | None:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             return "An action needs a type."
@@ -54,7 +58,7 @@ class Decision:
         else:
             who = action.get("player")
             if who != self.player:
-                return f"It is {names[self.player]}'s decision now: {self.prompt}"
+                return f"It is {names[self.player]}'s turn now: {self.prompt}"
         if self.why_fn is not None:
             reason = self.why_fn(action)
             if reason is not None:

@@ -4,7 +4,7 @@ resolved before the next is placed; spaces 4, 7 and 10 send cubes back to the ba
 from __future__ import annotations
 
 from tableassist.engine import areas, board, chance
-from tableassist.engine.core import Ctx, Flow, const
+from tableassist.engine.core import Ctx, Flow
 from tableassist.engine.decision import Action
 from tableassist.engine.state import GOODS
 
@@ -88,11 +88,11 @@ def maintenance(ctx: Ctx) -> Flow[list[int]]:
         p = s.players[player]
         if p.train is None:
             continue
-        options: list[Action] = []
-        if p.steel:
-            options.append({"type": "maintain", "player": player, "pay": "steel"})
-        options += [{"type": "maintain", "player": player, "pay": c} for c in MAINTENANCE_CARDS if c in p.hand]
-        options.append({"type": "return_train", "player": player})
+        def options(player: int = player) -> list[Action]:
+            p = s.players[player]
+            out: list[Action] = [{"type": "maintain", "player": player, "pay": "steel"}] if p.steel else []
+            out += [{"type": "maintain", "player": player, "pay": c} for c in MAINTENANCE_CARDS if c in p.hand]
+            return [*out, {"type": "return_train", "player": player}]
 
         def why_not(action: Action, player: int = player) -> str | None:
             if action["type"] == "maintain" and action.get("pay") == "steel" and not s.players[player].steel:
@@ -104,7 +104,7 @@ def maintenance(ctx: Ctx) -> Flow[list[int]]:
 
         action = yield ctx.decide("maintenance", player,
                                   f"{p.name}: maintain train {p.train} (1 steel or contract 16/21) or return it",
-                                  ("maintain", "return_train"), const(options), why_not)
+                                  ("maintain", "return_train"), options, why_not)
         if action["type"] == "maintain":
             paid = action["pay"]
             if paid == "steel":

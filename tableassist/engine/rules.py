@@ -4,7 +4,7 @@ yard and events), and the end of the game."""
 from __future__ import annotations
 
 from tableassist.engine import areas, board, chance, contracts, event_track, start
-from tableassist.engine.core import Ctx, Flow, GameEnds, const
+from tableassist.engine.core import Ctx, Flow, GameEnds
 from tableassist.engine.decision import Action
 
 AREAS = ("A", "B", "C", "D", "E", "F", "G")
@@ -94,11 +94,12 @@ def placement(ctx: Ctx) -> Flow[None]:
             if not p.labourers:
                 continue
             while True:
-                options: list[Action] = []
-                if hire_problem(ctx, player, placed_any[player]) is None:
-                    options.append({"type": "hire_temporary", "player": player})
-                options += [{"type": "place", "player": player, "area": a, "space": i}
-                            for a, i in contracts.open_spaces(ctx)]
+                def options(player: int = player) -> list[Action]:
+                    out: list[Action] = []
+                    if hire_problem(ctx, player, placed_any[player]) is None:
+                        out.append({"type": "hire_temporary", "player": player})
+                    return out + [{"type": "place", "player": player, "area": a, "space": i}
+                                  for a, i in contracts.open_spaces(ctx)]
 
                 def why_not(action: Action, player: int = player) -> str | None:
                     if action["type"] == "hire_temporary":
@@ -106,7 +107,7 @@ def placement(ctx: Ctx) -> Flow[None]:
                     return place_problem(ctx, action)
 
                 action = yield ctx.decide("place", player, f"{p.name}: place a labourer",
-                                          ("place", "hire_temporary"), const(options), why_not)
+                                          ("place", "hire_temporary"), options, why_not)
                 if action["type"] == "hire_temporary":
                     assert p.train is not None
                     cost = ctx.comps.trains[p.train].temp_labourer_coal
