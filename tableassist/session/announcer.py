@@ -191,8 +191,8 @@ class Announcer:
     def _phase(self, phase: str) -> str:
         _ = self.tr.gettext
         names = {
-            "setup": _("setup"), "placement": _("placement"), "resolution": _("resolution"),
-            "end_of_round": _("end of round"), "game_over": _("game over"),
+            "setup": _("setup"), "placement": _("placement"), "actions": _("resolution"),
+            "end_of_round": _("end of round"), "over": _("game over"),
         }
         return names.get(phase, phase)
 

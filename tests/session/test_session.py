@@ -1,0 +1,306 @@
+"""Whole rounds through the real table session on simulated devices (journal, voice, buttons, reader, camera)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from tableassist.cards import CardSpec
+from tableassist.ports import YardReading
+from tableassist.session import rules
+from tableassist.session.forecast import event_odds
+from tests.session.helpers import journal_actions, make_table, play_until, seeded_choice, waiting_kind
+
+
+def round_is(n: int) -> Any:
+    return lambda game: game.state.round == n and game.waiting is not None and game.waiting.kind == "place"
+
+
+def test_two_whole_rounds_every_action_journalled_and_announced(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    seen_rows: list[int] = []
+
+    def check(view: dict[str, Any]) -> None:  # at every notification the journal already holds the action
+        seen_rows.append(len(journal_actions(table)))
+        assert len(journal_actions(table)) == len(session.game.actions)
+
+    session.subscribe(check)
+    play_until(session, round_is(3))
+    assert journal_actions(table) == session.game.actions
+    assert seen_rows and seen_rows == sorted(seen_rows)
+    said = table.said()
+    assert any(line.startswith("Weather: ") for line in said)
+    assert any(line.startswith("Round 2") for line in said)
+    assert any("Restock the stock yard" in line for line in said)
+    view = session.view()
+    json.dumps(view)  # everything the screen draws is JSON-able
+    assert view["round"] == 3 and view["waiting"]["kind"] == "place"
+    assert view["choices"] and all(c["action"]["player"] == view["waiting"]["player"] for c in view["choices"])
+    assert view["scores_now"]["players"][0]["name"] == "Ann"
+
+
+def test_illegal_actions_are_refused_with_the_engines_reason_and_change_nothing(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("place"))
+    before = session.game.state.to_json()
+    player = session.game.waiting.player
+    other = (player + 1) % 3
+    outcome = session.act({"type": "place", "player": other, "area": "A", "space": 1})
+    assert not outcome.ok and session.game.setup.players[player] in outcome.message
+    assert session.view()["error"] == outcome.message
+    assert session.game.state.to_json() == before
+    assert len(journal_actions(table)) == len(session.game.actions)
+    assert table.controls.status == "error" and table.controls.buzzes == 1
+    blocked = session.view()["blocked"]
+    assert blocked and all(b["reason"] for b in blocked)
+    legal = [c["action"] for c in session.view()["choices"]]
+    assert not any(b["action"] in legal for b in blocked)
+
+
+def test_camera_mismatch_is_shown_and_spoken_never_overwritten(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("place"))
+    engine_yard = rules.stock_yard(session.game)
+    assert engine_yard["iron"] >= 2
+    table.yard.set_yard(iron=engine_yard["iron"] - 2)  # someone knocked two iron off the stock yard
+    session.check_yard()
+    view = session.view()
+    assert view["yard"]["differences"] == {"iron": -2}
+    assert view["yard"]["message"] == "2 iron missing from the stock yard."
+    assert "2 iron missing from the stock yard." in table.said()
+    assert rules.stock_yard(session.game) == engine_yard  # the engine keeps its count
+    assert view["pending"] is None  # not a Stock Yard action: nothing to propose
+    session.check_yard()  # the same reading again is not said again
+    assert table.said().count("2 iron missing from the stock yard.") == 1
+
+
+def test_unsure_camera_is_reported_not_compared(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("place"))
+    session.on_yard(YardReading(iron=0, stone=0, coal=0, unsure="a hand covers the stock yard"))
+    yard = session.view()["yard"]
+    assert yard["differences"] == {} and yard["message"] is None
+    assert "a hand covers the stock yard" in yard["unsure"]
+    session.on_yard(YardReading(iron=0, stone=0, coal=0, confidence=0.1))
+    assert "not sure" in session.view()["yard"]["unsure"]
+
+
+def test_a_stock_yard_action_is_proposed_from_the_cameras_difference_and_confirmed_by_button(
+        tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("stock_yard"))
+    player = session.game.waiting.player
+    name = session.game.setup.players[player]
+    yard = rules.stock_yard(session.game)
+    taken = {"iron": min(2, yard["iron"]), "stone": min(1, yard["stone"]), "coal": 0}
+    assert sum(taken.values()) >= 2
+    table.yard.set_yard(**{c: yard[c] - taken[c] for c in taken})
+    session.check_yard()
+    pending = session.view()["pending"]
+    assert pending is not None
+    assert pending["action"] == {"type": "stock_yard", "player": player, **taken}
+    assert pending["text"].startswith(f"{name} takes ")
+    assert rules.stock_yard(session.game) == yard  # nothing happens before the player confirms
+    count = len(session.game.actions)
+    table.controls.press("confirm")
+    assert len(session.game.actions) == count + 1
+    assert session.game.actions[count] == {"type": "stock_yard", "player": player, **taken}
+    assert table.journal.sources(session.game_id or 0)[count] == "camera"
+    assert session.view()["pending"] is None
+
+
+def test_a_rejected_proposal_leaves_the_table_to_correct_it(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("stock_yard"))
+    yard = rules.stock_yard(session.game)
+    table.yard.set_yard(iron=yard["iron"] - 1)
+    session.check_yard()
+    assert session.view()["pending"] is not None
+    count = len(session.game.actions)
+    table.controls.press("back")
+    assert session.view()["pending"] is None and len(session.game.actions) == count
+
+
+def test_unknown_rfid_tag_is_refused_and_spoken(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("place"))
+    count = len(session.game.actions)
+    table.reader.tap("0A1B2C3D4E")
+    assert len(session.game.actions) == count
+    assert "Unknown card 0A1B2C3D4E" in (session.view()["error"] or "")
+    assert any("Unknown card 0A1B2C3D4E" in line for line in table.said())
+
+
+def test_a_tapped_contract_card_takes_that_contract(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("take_contract"))
+    offered = [a["contract"] for a in rules.legal(session.game) if a["type"] == "take_contract"]
+    assert offered
+    table.cards.enrol("00000000AA", CardSpec(kind="contract", number=offered[-1]))
+    absent = next(n for n in range(1, 31) if n not in offered)
+    table.cards.enrol("00000000BB", CardSpec(kind="contract", number=absent))
+    count = len(session.game.actions)
+    table.reader.tap("00000000BB")  # a real card, but not one on offer now
+    assert len(session.game.actions) == count and session.view()["error"]
+    table.reader.tap("00000000AA")
+    assert session.game.actions[count]["contract"] == offered[-1]
+    assert table.journal.sources(session.game_id or 0)[count] == "rfid"
+
+
+def test_undo_across_a_round_boundary_and_redo(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, round_is(2))
+    round_two = session.game.state.to_json()
+    actions_two = session.game.actions
+    sources = table.journal.sources(session.game_id or 0)
+    last_person = max(i for i, s in enumerate(sources) if s != "digital")
+    session.undo()  # back over the end of round 1 and its draws to the last step a person took
+    assert session.game.state.round == 1
+    assert len(session.game.actions) == last_person
+    assert journal_actions(table) == actions_two[:last_person]
+    assert session.can_redo and session.view()["can_redo"]
+    session.redo()
+    assert session.game.state.to_json() == round_two
+    assert journal_actions(table) == actions_two
+    assert not session.can_redo
+
+
+def test_a_new_action_ends_redo(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("place"))
+    session.act(seeded_choice(session.game, 1))
+    session.undo()
+    assert session.can_redo
+    session.act(seeded_choice(session.game, 2))
+    assert not session.can_redo
+    assert not session.redo().ok
+
+
+def test_undo_by_the_held_back_button(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("place"))
+    count = len(session.game.actions)
+    session.act(seeded_choice(session.game, 1))
+    table.controls.press("undo")
+    assert len(session.game.actions) == count
+
+
+def test_physical_bag_waits_for_the_camera_and_the_table_confirms_before_events(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3, bag_mode="physical", follow=False)
+    session = table.session
+    # the table draws setup cards by hand too; here the digital source stands in for them (draw())
+    play_until(session, lambda g: rules.awaits_bag_draw(g) and g.state.round >= 1 and g.state.phase != "setup")
+    count = rules.bag_draw_size(session.game)
+    outcomes = [a for a in rules.legal(session.game) if a["event"] >= 1] or rules.legal(session.game)
+    drawn = outcomes[0]
+    assert drawn["iron"] + drawn["stone"] + drawn["coal"] + drawn["event"] == count
+    yard = rules.stock_yard(session.game)
+    before = len(session.game.actions)
+    # the players put the goods they drew on the stock yard and the event cubes on the event track
+    session.on_yard(YardReading(iron=yard["iron"] + drawn["iron"], stone=yard["stone"] + drawn["stone"],
+                                coal=yard["coal"] + drawn["coal"]))
+    pending = session.view()["pending"]
+    assert pending is not None
+    assert pending["action"] == {"type": "draw", **{k: drawn[k] for k in ("iron", "stone", "coal", "event")}}
+    assert "Confirm before the events resolve" in pending["text"]
+    assert len(session.game.actions) == before  # nothing resolves before the table confirms
+    table.controls.press("confirm")
+    assert session.game.actions[before]["type"] == "draw"
+    assert table.journal.sources(session.game_id or 0)[before] == "camera"
+    if drawn["event"]:
+        assert any(a["topic"] == "event_resolved" for a in session.view()["announcements"])
+
+
+def test_physical_bag_does_not_draw_by_itself(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=2, bag_mode="physical")
+    session = table.session
+    assert session.game.waiting.player is None  # the route is the table's to lay
+    assert session.game.actions == []
+    assert session.draw().ok  # unless the table asks the assistant to draw
+    assert len(session.game.actions) == 1
+
+
+def test_resume_after_a_power_cut_continues_exactly(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3, seed=11)
+    play_until(table.session, round_is(2))
+    state = table.session.game.state.to_json()
+    actions = table.session.game.actions
+    game_id = table.session.game_id
+    # the power goes: nothing is closed; a new process opens the same file
+    again = make_table(tmp_path, players=3, new=False)
+    assert again.session.resume("latest") == game_id
+    assert again.session.game.state.to_json() == state
+    assert again.session.game.actions == actions
+    # the digital bag draws the same after the resume as an uninterrupted game with the same seed
+    uninterrupted = make_table(tmp_path / "other", players=3, seed=11)
+    play_until(uninterrupted.session, round_is(3))
+    play_until(again.session, round_is(3))
+    assert again.session.game.actions == uninterrupted.session.game.actions
+
+
+def test_forecast_in_the_view_is_the_exact_odds_of_the_engines_bag(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=4)
+    session = table.session
+    play_until(session, round_is(2))
+    forecast = session.view()["forecast"]
+    bag = session.game.state.bag
+    odds = event_odds({k: bag.get(k, 0) for k in ("iron", "stone", "coal", "event")}, 12)
+    assert forecast["restock"] == 12
+    assert abs(forecast["p_event"] - float(1 - odds[0])) < 1e-12
+    assert sum(o["p"] for o in forecast["outcomes"]) == 1.0 or abs(sum(o["p"] for o in forecast["outcomes"]) - 1) < 1e-9
+    kinds = session.game.state.event_kinds
+    occupied = [i for i, c in enumerate(session.game.state.event_track) if c]
+    next_space = (max(occupied) + 1) if occupied else 0
+    assert forecast["outcomes"][1]["fire"] == [kinds[next_space]]
+
+
+def test_german_and_spanish_tables(tmp_path: Path) -> None:
+    de = make_table(tmp_path / "de", players=3, language="de")
+    play_until(de.session, round_is(2))
+    assert any(line.startswith("Runde 2") for line in de.shown() + de.said())
+    assert de.session.view()["waiting"]["prompt"].endswith("setze einen Arbeiter ein.")
+    es = make_table(tmp_path / "es", players=3, language="es")
+    play_until(es.session, round_is(2))
+    assert any(line.startswith("Ronda 2") for line in es.shown() + es.said())
+    es.session.set_language("en")
+    assert es.session.view()["waiting"]["prompt"].endswith("place a labourer.")
+
+
+def test_device_threads_and_the_screen_at_once(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("place"))
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def devices() -> None:
+        try:
+            while not stop.is_set():
+                table.reader.tap("FFFFFFFFFF")
+                session.check_yard()
+                session.view()
+        except BaseException as err:  # noqa: BLE001
+            errors.append(err)
+
+    threads = [threading.Thread(target=devices) for _ in range(3)]
+    for t in threads:
+        t.start()
+    play_until(session, round_is(3), seed=5)
+    stop.set()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert journal_actions(table) == session.game.actions
