@@ -193,3 +193,29 @@ def test_cli_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "not a database" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+W_XOR_X_BACKUP = """
+import ctypes, sys
+# PR_SET_MDWE / PR_MDWE_REFUSE_EXEC_GAIN (Linux 6.3+): the kernel's own MemoryDenyWriteExecute.
+w_xor_x = ctypes.CDLL(None).prctl(65, 1, 0, 0, 0) == 0
+from tableassist.cli import main
+code = main(sys.argv[1:])
+heavy = sorted({m.split(".")[0] for m in sys.modules} & {"cv2", "kivy", "numpy", "serial", "gpiozero", "pyttsx3"})
+print("w_xor_x" if w_xor_x else "no_mdwe", ",".join(heavy) or "-", code)
+"""
+
+
+def test_backup_runs_under_the_backup_units_memory_rules(tmp_path: Path) -> None:
+    # tableassist-backup.service sets MemoryDenyWriteExecute=yes. The backup must not drag in the camera, GUI or
+    # numeric libraries (which is also what keeps it quick) and must work with write-xor-execute memory.
+    db = tmp_path / "t.sqlite3"
+    make_journal(db, 10)
+    result = subprocess.run([sys.executable, "-c", W_XOR_X_BACKUP, "--db", str(db), "backup"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    mode, heavy, code = result.stdout.strip().splitlines()[-1].split()
+    assert heavy == "-"
+    assert code == "0"
+    if mode == "no_mdwe":
+        pytest.skip("this kernel has no PR_SET_MDWE (Linux < 6.3): imports checked, W^X not exercised")
