@@ -299,6 +299,8 @@ def describe_serial_error(err: BaseException) -> str:
                 "sudo usermod -aG dialout $USER, then log in again)")
     if errno == 2 or "No such file" in text:
         return "no such device (is the reader plugged in?)"
+    if errno == 25 or "Inappropriate ioctl" in text:
+        return "not a serial port"
     return text.splitlines()[0] if text else type(err).__name__
 
 
@@ -306,7 +308,7 @@ def check_port(port: str) -> str | None:
     """Why `port` cannot be a reader right now, or None if it can be opened."""
     path = Path(port)
     if not path.exists():
-        return f"{port} does not exist (is the reader plugged in?)"
+        return f"{port} does not exist (is the reader plugged in? ls /dev/ttyUSB* /dev/ttyACM*)"
     try:
         import serial
 
