@@ -139,6 +139,8 @@ groups_csv="$(IFS=,; echo "${SERVICE_GROUPS[*]}")"
 step usermod --append --groups "$groups_csv" "$SERVICE_USER"
 # systemd creates the state directory at the first start; made here too, so tableassist-admin works before that.
 step install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 /var/lib/tableassist
+# systemd never chowns a ConfigurationDirectory=; the app writes its stock-yard calibration there.
+step install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0755 /etc/tableassist
 
 echo "-- Python environment in $VENV"
 if [ -n "$ROOT" ] || [ ! -x "$VENV/bin/python" ]; then

@@ -65,7 +65,8 @@ def test_root_install_prints_the_system_commands_without_running_them(tmp_path: 
                      "/opt/tableassist/venv/bin/pip install", "systemctl daemon-reload",
                      "systemctl enable --now tableassist.service",
                      "systemctl enable --now tableassist-backup.timer", "udevadm control --reload-rules",
-                     "install -d -o tableassist -g tableassist -m 0750 /var/lib/tableassist"):
+                     "install -d -o tableassist -g tableassist -m 0750 /var/lib/tableassist",
+                     "install -d -o tableassist -g tableassist -m 0755 /etc/tableassist"):
         assert expected in joined, expected
     # Nothing ran: the commands would have created these in the root or on the host.
     assert not (tmp_path / "opt" / "tableassist" / "venv").exists()
