@@ -34,7 +34,7 @@ def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _refuse_constant(name: str) -> None:
-    raise UserError(f"{name} is not a number a score table can hold; use a whole number")
+    raise UserError(f"not valid JSON: {name} is not a number a score table can hold; use a whole number")
 
 
 def read_input(source: str) -> object:

@@ -395,7 +395,18 @@ def _whole_list(obj: dict[str, Any], key: str, where: str, what: str) -> list[in
     return [int(v) for v in values]
 
 
-def _holding_from_json(obj: object, where: str) -> Holding:
+def station_id(text: str, components: Components) -> str | None:
+    """The station a typed name means: its id, an alias, or its printed name, in any case ("Clogwyn Station")."""
+    key = "_".join(text.strip().lower().replace("-", " ").split())
+    aliases = {k: v for k, v in components.raw.get("surveyor_aliases", {}).items() if not k.startswith("_")}
+    for station in components.stations:
+        names = {station.id, "_".join(station.name.lower().split())}
+        if key in names or aliases.get(key) == station.id:
+            return station.id
+    return None
+
+
+def _holding_from_json(obj: object, where: str, components: Components) -> Holding:
     if not isinstance(obj, dict):
         raise ScoreInputError(f"{where}: must be an object with the player's name, markers, cubes and cards, "
                               f"not {_type_name(obj)}")
@@ -411,6 +422,7 @@ def _holding_from_json(obj: object, where: str) -> Holding:
     if not isinstance(surveyor, str):
         raise ScoreInputError(f"{where}.surveyor: must be a station name such as \"clogwyn\", not "
                               f"{_type_name(surveyor)}")
+    surveyor = station_id(surveyor, components) or surveyor  # an unknown name is refused by validate_table
     if "train" not in obj:
         raise ScoreInputError(f"{where}.train: missing (the train number, or null for none)")
     train = obj["train"]
@@ -449,7 +461,7 @@ def table_from_json(data: object, components: Components) -> tuple[list[Holding]
     if not lowest <= len(players) <= highest:
         raise ScoreInputError(f"players: Snowdonia is for {lowest} to {highest} players, this table has "
                               f"{len(players)}")
-    holdings = [_holding_from_json(p, f"players[{i}]") for i, p in enumerate(players)]
+    holdings = [_holding_from_json(p, f"players[{i}]", components) for i, p in enumerate(players)]
     validate_table(holdings, components)
     return holdings, tie_rule
 

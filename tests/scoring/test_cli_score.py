@@ -195,3 +195,13 @@ def test_example_inputs(name: str) -> None:
     totals, winners = EXAMPLES[name]
     assert {p["name"]: p["total"] for p in out["players"]} == totals
     assert out["winners"] == winners
+
+
+def test_surveyor_may_be_typed_as_the_printed_station_name() -> None:
+    data = changed(("players", 0, "surveyor"), "Clogwyn Station")
+    data["players"][1]["surveyor"] = "rocky valley halt"
+    result = run_score("-", stdin=json.dumps(data))
+    assert result.returncode == 0, result.stderr
+    green, blue, _ = json.loads(result.stdout)["players"]
+    assert green["breakdown"]["surveyor"] == 15 and green["fulfilled"]["29"] == {"surveyor": "clogwyn"}
+    assert blue["breakdown"]["surveyor"] == 11
