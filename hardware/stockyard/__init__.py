@@ -1,0 +1,19 @@
+"""The stock-yard reader: markers → top-down yard → colour-corrected → cubes counted by colour.
+
+`YardReader.read(frame)` reads one frame; `Stabiliser` turns a stream of readings into a steady one;
+`CameraYardReader` is the `tableassist.ports.StockYardCamera` the table session uses.
+"""
+
+from hardware.stockyard.profile import YardProfile, build_profile, load_profile, save_profile
+from hardware.stockyard.reader import CameraYardReader, FrameReading, Stabiliser, YardReader
+
+__all__ = [
+    "CameraYardReader",
+    "FrameReading",
+    "Stabiliser",
+    "YardProfile",
+    "YardReader",
+    "build_profile",
+    "load_profile",
+    "save_profile",
+]

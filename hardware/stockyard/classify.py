@@ -1,0 +1,69 @@
+"""Which cube a set of pixels is: iron (orange), stone (grey), coal (black) or event (white).
+
+Colours are normalised (0 = printed black, 1 = paper white), so the thresholds are fractions of the
+way from the markers' black to the paper's white and do not move with the lamp. The brighter half of
+a cube's pixels is its lit top (and lit side): the shaded sides would make a white cube look grey.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+KINDS = ("iron", "stone", "coal", "event")
+
+# Drawing colours (BGR) for the debug view.
+OUTLINE = {"iron": (0, 140, 255), "stone": (160, 160, 160), "coal": (40, 40, 40), "event": (255, 255, 255)}
+
+COAL_BELOW = 0.28
+EVENT_ABOVE = 0.74
+IRON_WARMTH = 0.22  # red minus blue, normalised
+IRON_SATURATION = 0.45
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str
+    margin: float  # 0 = on a threshold, 1 = far from any
+
+
+def lit_colour(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Median BGR of the brighter half of the pixels (N×3)."""
+    lum = pixels.mean(axis=1)
+    top = pixels[lum >= np.median(lum)]
+    return np.asarray(np.median(top, axis=0), np.float32)
+
+
+def saturation(bgr: NDArray[np.float32]) -> float:
+    hi = float(bgr.max())
+    return (hi - float(bgr.min())) / hi if hi > 1e-3 else 0.0
+
+
+def classify(pixels: NDArray[np.float32]) -> Verdict:
+    bgr = lit_colour(pixels)
+    b, g, r = (float(x) for x in bgr)
+    warmth = r - b
+    sat = saturation(bgr)
+    if warmth > IRON_WARMTH and sat > IRON_SATURATION and r >= g >= b * 0.9:
+        margin = min((warmth - IRON_WARMTH) / 0.3, (sat - IRON_SATURATION) / 0.3, 1.0)
+        return Verdict("iron", margin)
+    lum = (b + g + r) / 3
+    colour_margin = 1.0 if sat < IRON_SATURATION else max(0.0, 1 - (sat - IRON_SATURATION) / 0.2)
+    if lum < COAL_BELOW:
+        return Verdict("coal", min((COAL_BELOW - lum) / 0.12, colour_margin, 1.0))
+    if lum > EVENT_ABOVE:
+        return Verdict("event", min((lum - EVENT_ABOVE) / 0.12, colour_margin, 1.0))
+    return Verdict("stone", min((lum - COAL_BELOW) / 0.12, (EVENT_ABOVE - lum) / 0.12, colour_margin, 1.0))
+
+
+def skin_fraction(pixels: NDArray[np.float32]) -> float:
+    """Share of pixels with a skin-like colour: warm, but far less saturated than an iron cube."""
+    if len(pixels) == 0:
+        return 0.0
+    b, g, r = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    hi = np.maximum(pixels.max(axis=1), 1e-3)
+    sat = (hi - pixels.min(axis=1)) / hi
+    skin = (r > g) & (g > b) & (r - b > 0.08) & (sat > 0.12) & (sat < 0.62) & (r > 0.3)
+    return float(skin.mean())

@@ -1,0 +1,234 @@
+"""From the foreground mask to cubes: measure the cube size, split touching cubes, classify, check.
+
+In the top-down view a cube's footprint is a square; its top, nearer the camera, is pushed away from
+the camera's foot, so each cube is smeared into a longer blob (more with a tilted camera). The smear
+is undone by eroding each blob along the displacement the recovered camera position predicts for a
+point one cube-side above the board. What remains is about one cube footprint per cube, so touching
+cubes are counted by area against the footprint measured on the cubes that lie alone in this frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from hardware.stockyard.classify import KINDS, classify, skin_fraction
+from hardware.stockyard.colour import FloatImage
+from hardware.stockyard.geometry import CameraGeometry
+
+Mask = NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class Cube:
+    kind: str
+    centre: tuple[float, float]  # canvas pixels
+    outline: NDArray[np.int32]  # convex hull, canvas pixels
+    certainty: float
+
+
+@dataclass(frozen=True)
+class Blob:
+    x: int
+    y: int
+    mask: Mask  # crop, 255 inside
+    area: int
+    peak: float  # largest distance to the blob's edge
+    touches_edge: bool
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        ys, xs = np.nonzero(self.mask)
+        return float(xs.mean() + self.x), float(ys.mean() + self.y)
+
+
+@dataclass
+class CubeCount:
+    cubes: list[Cube] = field(default_factory=list)
+    side: float = 0.0  # cube side estimate, canvas pixels
+    footprint: float = 0.0  # area of one cube after the smear is undone
+    unsure: str | None = None
+    confidence: float = 1.0
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(KINDS, 0)
+        for cube in self.cubes:
+            out[cube.kind] += 1
+        return out
+
+
+def find_blobs(mask: Mask, edge: Mask, min_area: float) -> list[Blob]:
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    blobs = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < min_area:
+            continue
+        crop = (labels[y:y + h, x:x + w] == i).astype(np.uint8) * 255
+        padded = cv2.copyMakeBorder(crop, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+        peak = float(cv2.distanceTransform(padded, cv2.DIST_L2, 5).max())
+        touches = bool(np.any(edge[y:y + h, x:x + w][crop > 0]))
+        blobs.append(Blob(x, y, crop, area, peak, touches))
+    return blobs
+
+
+def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
+    """Erode the blob along the top's displacement: what stays is (about) the cubes' footprints."""
+    d = camera.displacement(np.array([blob.centre]), side)[0]
+    dx, dy = int(round(d[0])), int(round(d[1]))
+    if dx == 0 and dy == 0:
+        return blob.mask
+    kernel = np.zeros((abs(dy) + 1, abs(dx) + 1), np.uint8)
+    ax, ay = (abs(dx) if dx < 0 else 0), (abs(dy) if dy < 0 else 0)
+    cv2.line(kernel, (ax, ay), (ax + dx, ay + dy), 1, 1)
+    padded = cv2.copyMakeBorder(blob.mask, abs(dy) + 1, abs(dy) + 1, abs(dx) + 1, abs(dx) + 1,
+                                cv2.BORDER_CONSTANT, value=0)
+    eroded = cv2.erode(padded, kernel, anchor=(ax, ay), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    return np.asarray(eroded[abs(dy) + 1:-abs(dy) - 1, abs(dx) + 1:-abs(dx) - 1], np.uint8)
+
+
+def _lower_median(values: NDArray[np.float64]) -> float:
+    ordered = np.sort(values)
+    return float(np.median(ordered[: max(1, (len(ordered) + 1) // 2)]))
+
+
+def solidity(mask: Mask) -> float:
+    pts = cv2.findNonZero(mask)
+    if pts is None:
+        return 0.0
+    hull = float(cv2.contourArea(cv2.convexHull(pts)))
+    return float(np.count_nonzero(mask)) / max(hull, 1.0)
+
+
+def _hull_area(mask: Mask) -> float:
+    pts = cv2.findNonZero(mask)
+    return 0.0 if pts is None else float(cv2.contourArea(cv2.convexHull(pts)))
+
+
+def _core_area(mask: Mask) -> float:
+    """Area less a one-pixel rim: blur and smoothing widen every blob by about that much, and the
+    rim grows with a cluster's outline, not with its cube count."""
+    return float(np.count_nonzero(cv2.erode(mask, _CROSS)))
+
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+def footprints_and_side(blobs: list[Blob], camera: CameraGeometry) -> tuple[list[Mask], float]:
+    """Find the cube side and the unsmeared blobs together.
+
+    The side sets how far to unsmear (a top is one side above the board); the unsmeared blobs give
+    the side back: the largest circle inside a square of any rotation has a diameter of one side, and
+    so does a row of touching cubes. Starting from the raw blobs this settles in a few rounds.
+    """
+    # Ragged blobs (a grey cube half lost on grey artwork) are no measure of size: solid ones only.
+    solid = np.array([solidity(b.mask) > 0.9 for b in blobs])
+    if not solid.any():
+        solid[:] = True
+    side = float(np.median(np.array([2 * b.peak - 1 for b in blobs])[solid]))
+    footprints = [b.mask for b in blobs]
+    for _ in range(6):
+        footprints = [unsmear(b, camera, side) for b in blobs]
+        peaks = np.array([_peak(f) for f in footprints])
+        usable = solid & (peaks > 0)
+        if not usable.any():
+            break
+        new_side = 2 * float(np.median(peaks[usable])) - 1
+        if abs(new_side - side) < 0.3:
+            side = new_side
+            break
+        side = 0.5 * (side + new_side)
+    footprints = [unsmear(b, camera, side) for b in blobs]
+    return footprints, side
+
+
+def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: Mask, yard_area: float,
+                yard_width: float) -> CubeCount:
+    # Cubes are at least ~1/30 of the yard wide (the box's cubes on any sensible yard); smaller is noise.
+    smallest = (yard_width / 30.0) ** 2 * 0.5
+    blobs = find_blobs(mask, edge, smallest)
+    result = CubeCount()
+    if not blobs:
+        return result
+    footprints, side = footprints_and_side(blobs, camera)
+    areas = np.array([_core_area(f) for f in footprints])
+    peaks = np.array([_peak(f) for f in footprints])
+    # Lone cubes: one side wide (like the narrowest blobs) and about square (area ≈ (2·peak)²); a row
+    # of touching cubes is as narrow but n times as long, a 2×2 block twice as wide.
+    ref_peak = (side + 1) / 2
+    ratio = areas / np.maximum((2 * peaks - 2) ** 2, 1.0)
+    lone = (ratio < 1.5) & (peaks > 0.8 * ref_peak) & (peaks < 1.25 * ref_peak)
+    footprint = float(np.median(areas[lone])) if lone.any() else float((side - 1) ** 2)
+    footprint = max(footprint, 1.0)
+    result.side, result.footprint = side, footprint
+    worst = 0.0
+    total_area = float(sum(b.area for b in blobs))
+    for blob, foot, area in zip(blobs, footprints, areas, strict=True):
+        n = max(1, int(round(area / footprint)))
+        if n == 1 or (solidity(foot) < 0.8 and _hull_area(foot) < 1.5 * footprint):
+            n = 1  # a ragged lone cube: its outline, not its pixel count, is its size
+        worst = max(worst, abs(area / footprint - n) if n > 1 else max(0.0, 0.6 - area / footprint))
+        ys, xs = np.nonzero(blob.mask)
+        pixels = colours[ys + blob.y, xs + blob.x]
+        reason = _looks_like_a_hand(blob, n, pixels)
+        if reason and result.unsure is None:
+            result.unsure = reason
+        result.cubes.extend(_split(blob, xs, ys, pixels, n, side))
+    if total_area > 0.5 * yard_area and result.unsure is None:
+        result.unsure = "the stock yard is mostly covered"
+    certainty = min([c.certainty for c in result.cubes] + [1.0])
+    result.confidence = float(np.clip(min(1 - 2 * worst, 0.5 + 0.5 * certainty), 0.05, 1.0))
+    if result.unsure:
+        result.confidence = min(result.confidence, 0.3)
+    return result
+
+
+def _peak(mask: Mask) -> float:
+    if not mask.any():
+        return 0.0
+    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    return float(cv2.distanceTransform(padded, cv2.DIST_L2, 5).max())
+
+
+def _looks_like_a_hand(blob: Blob, n: int, pixels: FloatImage) -> str | None:
+    if blob.touches_edge and n >= 2:
+        return "something reaches into the stock yard (a hand or an arm?)"
+    if n >= 3 and skin_fraction(pixels) > 0.5:
+        return "a hand seems to be over the stock yard"
+    if n >= 8:
+        solidity = blob.area / max(cv2.contourArea(cv2.convexHull(np.argwhere(blob.mask > 0)[:, ::-1])), 1.0)
+        if solidity < 0.75:
+            return "something large and irregular lies on the stock yard"
+    return None
+
+
+def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: FloatImage, n: int,
+           side: float) -> list[Cube]:
+    """Divide a blob of n cubes into n groups by place and colour, and classify each group."""
+    if n == 1:
+        labels = np.zeros(len(xs), np.int32)
+    else:
+        lum = pixels.mean(axis=1)
+        warmth = pixels[:, 2] - pixels[:, 0]
+        features = np.column_stack([xs / side, ys / side, 2.5 * lum, 2.5 * warmth]).astype(np.float32)
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
+        _, found, _ = cv2.kmeans(features, n, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+        labels = found.ravel().astype(np.int32)
+    # Colour from the blob's core: its rim mixes in the board (and the cube's shadow on it).
+    padded = cv2.copyMakeBorder(blob.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    depth = cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]
+    core = depth[ys, xs] >= max(2.0, 0.15 * side)
+    cubes = []
+    for k in range(n):
+        sel = labels == k
+        if not sel.any():
+            continue
+        verdict = classify(pixels[sel & core] if np.count_nonzero(sel & core) >= 6 else pixels[sel])
+        pts = np.column_stack([xs[sel] + blob.x, ys[sel] + blob.y]).astype(np.int32)
+        hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.int32)
+        centre = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
+        cubes.append(Cube(verdict.kind, centre, hull, verdict.margin))
+    return cubes

@@ -1,0 +1,33 @@
+"""The debug view: the warped yard with every cube outlined in its class colour (for a person to check)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from hardware.stockyard.classify import OUTLINE
+from hardware.stockyard.reader import FrameReading
+
+
+def debug_view(result: FrameReading, scale: int = 2) -> NDArray[np.uint8] | None:
+    if result.frame is None:
+        return None
+    canvas = cv2.resize(result.frame.canvas, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    view = result.frame.view
+    corners = (view.yard_corners() * scale).astype(np.int32)
+    cv2.polylines(canvas, [corners], True, (255, 200, 0), 1, cv2.LINE_AA)
+    if result.count is not None:
+        for cube in result.count.cubes:
+            colour = OUTLINE[cube.kind]
+            hull = (cube.outline * scale).astype(np.int32)
+            cv2.polylines(canvas, [hull], True, (0, 0, 0), 4, cv2.LINE_AA)  # dark halo: white outlines show
+            cv2.polylines(canvas, [hull], True, colour, 2, cv2.LINE_AA)
+    reading = result.reading
+    text = f"iron {reading.iron}  stone {reading.stone}  coal {reading.coal}  event {reading.event}"
+    text += f"  conf {reading.confidence:.2f}"
+    if reading.unsure:
+        text += f"  UNSURE: {reading.unsure}"
+    cv2.putText(canvas, text, (8, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
+    cv2.putText(canvas, text, (8, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
+    return np.asarray(canvas, np.uint8)

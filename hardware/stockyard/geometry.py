@@ -1,0 +1,112 @@
+"""The canonical top-down view of the stock yard and what the homography tells about the camera.
+
+The yard quad (the four marker centres) maps to a W×H rectangle inside a canvas with a margin all
+round, so an arm reaching in from outside is seen before it covers the cubes. W×H keeps the yard's
+true aspect ratio, measured from the markers themselves (they are squares on the board), so the view
+is metric: one canvas pixel is the same length in x and y, and the camera position can be recovered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from hardware.stockyard.markers import CORNER_IDS, MarkerSighting
+
+Matrix = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class CanonicalView:
+    width: int  # the yard (marker centre to marker centre), canvas pixels
+    height: int
+    margin: int
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of the whole canvas, as OpenCV wants it."""
+        return self.width + 2 * self.margin, self.height + 2 * self.margin
+
+    def yard_corners(self) -> NDArray[np.float32]:
+        m, w, h = self.margin, self.width, self.height
+        return np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], dtype=np.float32)
+
+
+def view_for_aspect(aspect: float, width: int = 320) -> CanonicalView:
+    height = int(round(width / aspect))
+    return CanonicalView(width=width, height=height, margin=int(round(0.16 * max(width, height))))
+
+
+def yard_aspect(sighting: MarkerSighting) -> float:
+    """Width / height of the yard on the board, from how the (square) markers look in a unit-square view.
+
+    A square of any rotation has an isotropic corner covariance; stretched by 1/w and 1/h into the unit
+    square it becomes diag(c/w², c/h²), so w/h = sqrt(cov_yy / cov_xx).
+    """
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
+    h = cv2.getPerspectiveTransform(sighting.centres().astype(np.float32), unit)
+    ratios = []
+    for marker_id in CORNER_IDS:
+        pts = cv2.perspectiveTransform(sighting.corners[marker_id].reshape(1, 4, 2).astype(np.float32), h)[0]
+        cov = np.cov(pts.T.astype(np.float64))
+        if cov[0, 0] > 0:
+            ratios.append(np.sqrt(cov[1, 1] / cov[0, 0]))
+    return float(np.median(ratios)) if ratios else 1.0
+
+
+def image_to_canvas(sighting: MarkerSighting, view: CanonicalView) -> Matrix:
+    h = cv2.getPerspectiveTransform(sighting.centres().astype(np.float32), view.yard_corners())
+    return np.asarray(h, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class CameraGeometry:
+    """Camera centre over the board in canvas pixels: (x, y) on the board and its height above it."""
+
+    x: float
+    y: float
+    height: float
+
+    def displacement(self, points: NDArray[np.float64], lift: float) -> NDArray[np.float64]:
+        """Where a point `lift` canvas pixels above the board appears to lie, minus where it stands.
+
+        Central projection from the camera onto the board: the top of a cube is pushed away from the
+        camera's foot by lift / (height - lift) of its distance to it.
+        """
+        scale = lift / max(self.height - lift, 1e-6)
+        return np.asarray((points - np.array([self.x, self.y])) * scale, dtype=np.float64)
+
+
+def camera_geometry(canvas_to_image: Matrix, image_size: tuple[int, int]) -> CameraGeometry:
+    """Recover the camera centre from the plane homography (principal point at the image centre).
+
+    The focal length comes from the two rotation constraints (r1 ⟂ r2, |r1| = |r2|) solved together
+    by least squares; when the camera looks almost straight down they say nothing, so a typical webcam
+    focal length stands in (the tops then barely move, so its error hardly matters).
+    """
+    w, h = image_size
+    shift = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]], dtype=np.float64)
+    a = shift @ canvas_to_image
+    a = a / np.linalg.norm(a[:, :2])
+    b1 = a[0, 0] * a[0, 1] + a[1, 0] * a[1, 1]
+    c1 = a[2, 0] * a[2, 1]
+    b2 = a[0, 0] ** 2 + a[1, 0] ** 2 - a[0, 1] ** 2 - a[1, 1] ** 2
+    c2 = a[2, 0] ** 2 - a[2, 1] ** 2
+    default = 0.85 * max(w, h)
+    focal = default
+    denom = c1 * c1 + c2 * c2
+    if denom > 1e-18:
+        f2 = -(b1 * c1 + b2 * c2) / denom
+        if f2 > 0 and 0.3 * max(w, h) < np.sqrt(f2) < 3.0 * max(w, h):
+            focal = float(np.sqrt(f2))
+    k_inv = np.diag([1 / focal, 1 / focal, 1.0])
+    m = k_inv @ a
+    scale = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2
+    r1, r2, t = m[:, 0] / scale, m[:, 1] / scale, m[:, 2] / scale
+    r3 = np.cross(r1, r2)
+    rotation = np.column_stack([r1, r2, r3 / np.linalg.norm(r3)])
+    centre = -rotation.T @ t
+    return CameraGeometry(float(centre[0]), float(centre[1]), float(abs(centre[2])))

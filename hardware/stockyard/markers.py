@@ -1,0 +1,92 @@
+"""Finding the four corner markers (ArUco DICT_4X4_50, ids 0-3 = TL, TR, BR, BL) in a frame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+CORNER_IDS = (0, 1, 2, 3)
+CORNER_NAMES = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
+
+Points = NDArray[np.float64]
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    # Sub-pixel corners: the warp (and so the comparison with the empty yard) depends on them.
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    return cv2.aruco.ArucoDetector(dictionary, params)
+
+
+_DETECTOR = _detector()
+
+
+@dataclass(frozen=True)
+class MarkerSighting:
+    """The corner markers seen in one frame: id → its 4 corners (pixel coordinates, marker order)."""
+
+    corners: dict[int, Points]
+
+    @property
+    def missing(self) -> list[int]:
+        return [i for i in CORNER_IDS if i not in self.corners]
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
+
+    def centre(self, marker_id: int) -> NDArray[np.float64]:
+        """The marker's centre: where its diagonals cross (exact under perspective, unlike the mean)."""
+        p = self.corners[marker_id]
+        return _intersect(p[0], p[2], p[1], p[3])
+
+    def centres(self) -> Points:
+        return np.array([self.centre(i) for i in CORNER_IDS], dtype=np.float64)
+
+    def side_px(self) -> float:
+        sides = [np.linalg.norm(p - np.roll(p, 1, axis=0), axis=1).mean() for p in self.corners.values()]
+        return float(np.mean(sides)) if sides else 0.0
+
+    def missing_reason(self) -> str:
+        names = ", ".join(f"{i} ({CORNER_NAMES[i]})" for i in self.missing)
+        return f"marker {names} not visible" if len(self.missing) == 1 else f"markers {names} not visible"
+
+
+def _intersect(a0: NDArray[np.float64], a1: NDArray[np.float64],
+               b0: NDArray[np.float64], b1: NDArray[np.float64]) -> NDArray[np.float64]:
+    da, db = a1 - a0, b1 - b0
+    denom = da[0] * db[1] - da[1] * db[0]
+    if abs(denom) < 1e-9:
+        return np.asarray((a0 + a1 + b0 + b1) / 4, dtype=np.float64)
+    t = ((b0[0] - a0[0]) * db[1] - (b0[1] - a0[1]) * db[0]) / denom
+    return np.asarray(a0 + t * da, dtype=np.float64)
+
+
+def find_markers(gray: NDArray[np.uint8]) -> MarkerSighting:
+    """Detect on a half-size image first (fast); fall back to full size when a marker is missing."""
+    found: dict[int, Points] = {}
+    if min(gray.shape[:2]) >= 480:
+        small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        found = _detect(small, scale=2.0)
+    if len(found) < 4:
+        full = _detect(gray, scale=1.0)
+        found.update({k: v for k, v in full.items() if k not in found})
+    return MarkerSighting(found)
+
+
+def _detect(gray: NDArray[np.uint8], scale: float) -> dict[int, Points]:
+    corners, ids, _ = _DETECTOR.detectMarkers(gray)
+    found: dict[int, Points] = {}
+    if ids is None:
+        return found
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        mid = int(marker_id)
+        if mid in CORNER_IDS and mid not in found:
+            # Pixel centres: half-size pixel (i) covers full-size pixels 2i, 2i+1, centred at 2i + 0.5.
+            pts = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+            found[mid] = (pts + 0.5) * scale - 0.5
+    return found

@@ -1,0 +1,86 @@
+"""The empty-yard profile: what the stock yard looks like with no cubes, in the normalised canonical view.
+
+Written by `tableassist vision calibrate` into a directory: yard-profile.json (geometry and when),
+empty-yard.npz (the normalised view) and empty-yard.png (for a person to check).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from hardware.stockyard.colour import FloatImage
+from hardware.stockyard.frame import MarkersMissing, prepare, to_bgr, to_gray
+from hardware.stockyard.geometry import CanonicalView, view_for_aspect, yard_aspect
+from hardware.stockyard.markers import find_markers
+from tableassist.errors import UserError
+
+PROFILE_FILE = "yard-profile.json"
+DATA_FILE = "empty-yard.npz"
+PREVIEW_FILE = "empty-yard.png"
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class YardProfile:
+    view: CanonicalView
+    colours: FloatImage  # normalised empty yard, lightly smoothed
+    valid: NDArray[np.uint8]
+    preview: NDArray[np.uint8]  # the warped empty yard as photographed
+
+
+def smooth(colours: FloatImage) -> FloatImage:
+    """The light smoothing both the profile and every frame get before they are compared."""
+    return np.asarray(cv2.GaussianBlur(colours, (0, 0), 0.8), np.float32)
+
+
+def build_profile(image: NDArray[np.uint8], width: int = 320) -> YardProfile:
+    image = to_bgr(image)
+    sighting = find_markers(to_gray(image))
+    if not sighting.complete:
+        raise UserError(f"the empty-yard image does not show all four markers: {sighting.missing_reason()}")
+    view = view_for_aspect(yard_aspect(sighting), width)
+    try:
+        frame = prepare(image, view, sighting)
+    except MarkersMissing as err:  # pragma: no cover - sighting was complete above
+        raise UserError(str(err)) from err
+    if frame.reference.contrast() < 40:
+        raise UserError("the empty-yard image is too dark or washed out to see the markers' white and black")
+    valid = np.asarray(cv2.bitwise_and(frame.valid, cv2.bitwise_not(frame.markers)), np.uint8)
+    return YardProfile(view, smooth(frame.colours), valid, frame.canvas)
+
+
+def save_profile(profile: YardProfile, directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(directory / DATA_FILE, colours=profile.colours.astype(np.float16), valid=profile.valid)
+    cv2.imwrite(str(directory / PREVIEW_FILE), profile.preview)
+    meta = {"format": FORMAT, "width": profile.view.width, "height": profile.view.height,
+            "margin": profile.view.margin, "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    (directory / PROFILE_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+
+
+def load_profile(directory: Path) -> YardProfile:
+    meta_path, data_path = directory / PROFILE_FILE, directory / DATA_FILE
+    if not meta_path.is_file() or not data_path.is_file():
+        raise UserError(f"no stock-yard calibration in {directory}: run 'tableassist vision calibrate' first")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        view = CanonicalView(int(meta["width"]), int(meta["height"]), int(meta["margin"]))
+        with np.load(data_path) as data:
+            colours = data["colours"].astype(np.float32)
+            valid = data["valid"].astype(np.uint8)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise UserError(f"the stock-yard calibration in {directory} is damaged: calibrate again") from err
+    expected = (view.size[1], view.size[0])
+    if meta.get("format") != FORMAT or colours.shape[:2] != expected or valid.shape != expected:
+        raise UserError(f"the stock-yard calibration in {directory} does not fit this version: calibrate again")
+    preview = cv2.imread(str(directory / PREVIEW_FILE))
+    if preview is None:
+        preview = np.clip(colours * 255, 0, 255).astype(np.uint8)
+    return YardProfile(view, colours, valid, preview)

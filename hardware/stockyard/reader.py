@@ -1,0 +1,116 @@
+"""Reading the stock yard: one frame (`YardReader`), a steady stream (`Stabiliser`), a camera
+(`CameraYardReader`, the session's `StockYardCamera`)."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from hardware.stockyard.count import CubeCount, count_cubes
+from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
+from hardware.stockyard.profile import YardProfile, smooth
+from hardware.stockyard.segment import evidence, foreground, match_gain
+from tableassist.ports import YardReading
+
+
+class FrameSource:
+    """What the yard reader needs of a camera (hardware.camera's cameras all fit)."""
+
+    def read(self) -> NDArray[np.uint8] | None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def close(self) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    reading: YardReading
+    count: CubeCount | None = None
+    frame: PreparedFrame | None = None
+    mask: NDArray[np.uint8] | None = None
+
+
+class YardReader:
+    """Counts cubes in single frames against one empty-yard profile."""
+
+    def __init__(self, profile: YardProfile) -> None:
+        self.profile = profile
+        view = profile.view
+        self._yard_area = float(view.width * view.height)
+
+    def read(self, image: NDArray[np.uint8]) -> FrameReading:
+        view = self.profile.view
+        try:
+            frame = prepare(image, view)
+        except MarkersMissing as err:
+            return FrameReading(YardReading(confidence=0.0, unsure=str(err)))
+        if frame.reference.contrast() < 25:
+            return FrameReading(YardReading(confidence=0.0, unsure="too dark to read the stock yard"), frame=frame)
+        allowed = cv2.bitwise_and(cv2.bitwise_and(frame.valid, self.profile.valid), cv2.bitwise_not(frame.markers))
+        colours = match_gain(smooth(frame.colours), self.profile.colours, allowed)
+        score = evidence(colours, self.profile.colours)
+        mask = foreground(score, allowed)
+        # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
+        inner = cv2.erode(frame.valid, np.ones((9, 9), np.uint8))
+        edge = cv2.bitwise_and(frame.valid, cv2.bitwise_not(inner))
+        count = count_cubes(mask, frame.colours, frame.camera, edge, self._yard_area, float(view.width))
+        c = count.counts()
+        reading = YardReading(iron=c["iron"], stone=c["stone"], coal=c["coal"], event=c["event"],
+                              confidence=round(count.confidence, 3), unsure=count.unsure)
+        return FrameReading(reading, count, frame, mask)
+
+
+class Stabiliser:
+    """Passes a reading on only when `needed` consecutive frames agree and none of them was unsure."""
+
+    def __init__(self, needed: int = 3) -> None:
+        if needed < 1:
+            raise ValueError("needed must be at least 1")
+        self.needed = needed
+        self._recent: deque[YardReading] = deque(maxlen=needed)
+
+    def push(self, reading: YardReading) -> YardReading | None:
+        self._recent.append(reading)
+        if len(self._recent) < self.needed:
+            return None
+        first = self._recent[0]
+        if any(r.unsure for r in self._recent) or any(r.counts() != first.counts() for r in self._recent):
+            return None
+        confidence = min(r.confidence for r in self._recent)
+        return YardReading(**first.counts(), confidence=confidence)
+
+    def reset(self) -> None:
+        self._recent.clear()
+
+
+class CameraYardReader:
+    """The table session's stock-yard camera: frames until `steady` agree, or says why it is unsure."""
+
+    def __init__(self, camera: FrameSource, profile: YardProfile, steady: int = 3, max_frames: int = 15) -> None:
+        self.camera = camera
+        self.reader = YardReader(profile)
+        self.steady = steady
+        self.max_frames = max(max_frames, steady)
+
+    def read_yard(self) -> YardReading:
+        stabiliser = Stabiliser(self.steady)
+        last: YardReading | None = None
+        for _ in range(self.max_frames):
+            image = self.camera.read()
+            if image is None:
+                return YardReading(confidence=0.0, unsure="the camera gave no picture")
+            last = self.reader.read(image).reading
+            steady = stabiliser.push(last)
+            if steady is not None:
+                return steady
+        assert last is not None
+        reason = last.unsure or "the count changed from frame to frame"
+        return YardReading(**last.counts(), confidence=min(last.confidence, 0.3), unsure=reason)
+
+    def close(self) -> None:
+        self.camera.close()

@@ -1,0 +1,115 @@
+"""Separating cubes from the printed board: compare the frame with the empty-yard profile.
+
+Both are in normalised colour (0 = marker black, 1 = paper white), so a changed lamp or white balance
+has mostly gone already. What remains is compared in a lighting-tolerant way: brightness as a ratio
+(log), colour as chromaticity (colour divided by brightness), and each against the range the empty
+yard shows within a couple of pixels, so printed edges and a slightly misplaced warp do not count.
+Soft contact shadows stay below the darkness threshold; cubes of any colour do not.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from hardware.stockyard.colour import FloatImage
+
+Mask = NDArray[np.uint8]
+
+_EPS = 0.04
+DARKER = 0.5  # log ratio: ~40 % darker than anything nearby in the empty yard
+BRIGHTER = 0.25  # log ratio: ~28 % brighter
+CHROMA = 0.3  # summed chromaticity difference
+STRUCTURE = 0.35  # 1 - SSIM structure/contrast term of the brightness, 5×5 windows
+_STRUCTURE_FLOOR = 0.0004  # (2 % of paper white)²: flat areas and sensor noise say nothing
+_WINDOW = (5, 5)
+_ENVELOPE = np.ones((3, 3), np.uint8)
+
+
+def evidence(colours: FloatImage, empty: FloatImage) -> NDArray[np.float32]:
+    """How strongly each pixel differs from the empty yard: 1 = at threshold."""
+    lum = colours.mean(axis=2)
+    lum_empty = empty.mean(axis=2)
+    lo = cv2.erode(lum_empty, _ENVELOPE)
+    hi = cv2.dilate(lum_empty, _ENVELOPE)
+    darker = np.log((lo + _EPS) / (lum + _EPS))
+    brighter = np.log((lum + _EPS) / (hi + _EPS))
+    chroma = colours / (lum[:, :, None] + _EPS)
+    chroma_empty = empty / (lum_empty[:, :, None] + _EPS)
+    c_lo = cv2.erode(chroma_empty, _ENVELOPE)
+    c_hi = cv2.dilate(chroma_empty, _ENVELOPE)
+    shift = (np.maximum(chroma - c_hi, 0) + np.maximum(c_lo - chroma, 0)).sum(axis=2)
+    # Chromaticity of near-black pixels is mostly noise; let darkness speak for them instead.
+    shift *= np.clip(np.minimum(lum, lum_empty) / 0.12, 0, 1)
+    score = np.maximum(np.maximum(darker / DARKER, brighter / BRIGHTER), shift / CHROMA)
+    # A grey cube on grey artwork barely differs in colour, but it hides the artwork's texture: a
+    # change of local structure (lighting-invariant) counts where the colour differs at least a little.
+    texture = structure_change(lum, lum_empty) / STRUCTURE
+    score = np.maximum(score, np.minimum(texture, score / 0.45))
+    return np.asarray(score, np.float32)
+
+
+def structure_change(lum: NDArray[np.float32], lum_empty: NDArray[np.float32]) -> NDArray[np.float32]:
+    """1 - (2·cov + c) / (var + var_empty + c): 0 where the texture is the empty yard's, up to ~2."""
+    box = cv2.boxFilter
+    m1, m2 = box(lum, -1, _WINDOW), box(lum_empty, -1, _WINDOW)
+    var1 = box(lum * lum, -1, _WINDOW) - m1 * m1
+    var2 = box(lum_empty * lum_empty, -1, _WINDOW) - m2 * m2
+    cov = box(lum * lum_empty, -1, _WINDOW) - m1 * m2
+    return np.asarray(1 - (2 * cov + _STRUCTURE_FLOOR) / (var1 + var2 + _STRUCTURE_FLOOR), np.float32)
+
+
+def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells: int = 3) -> FloatImage:
+    """Divide out what the markers could not: per-channel gain against the empty yard, cell by cell.
+
+    The paper white may clip, or a lamp may light the middle more than the corners. Most of the yard
+    is still bare board, so the median ratio to the empty yard in each of a few cells is the light's
+    change there; it is smoothed into a field and divided out.
+    """
+    h, w = allowed.shape
+    step = 2  # every other pixel is plenty for a median
+    ratio = colours[::step, ::step] / np.maximum(empty[::step, ::step], 0.03)
+    ok = allowed[::step, ::step] > 0
+    total = np.median(ratio[ok], axis=0) if ok.any() else np.ones(3, np.float32)
+    grid = np.empty((view_cells, view_cells, 3), np.float32)
+    ys = np.linspace(0, ratio.shape[0], view_cells + 1).astype(int)
+    xs = np.linspace(0, ratio.shape[1], view_cells + 1).astype(int)
+    for i in range(view_cells):
+        for j in range(view_cells):
+            cell_ok = ok[ys[i]:ys[i + 1], xs[j]:xs[j + 1]]
+            if cell_ok.sum() > 50:
+                grid[i, j] = np.median(ratio[ys[i]:ys[i + 1], xs[j]:xs[j + 1]][cell_ok], axis=0)
+            else:
+                grid[i, j] = total
+    # Cells half covered by cubes are not to be trusted beyond the overall change: clamp towards it.
+    grid = np.clip(grid, total * 0.8, total * 1.25)
+    field = cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(colours / np.maximum(field, 0.05), np.float32)
+
+
+def foreground(score: NDArray[np.float32], allowed: Mask) -> Mask:
+    """Pixels that are not the empty yard: hysteresis on the evidence, then tidy and hole-filled."""
+    weak = ((score > 1.0) & (allowed > 0)).astype(np.uint8) * 255
+    weak = np.asarray(cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    strong = (score > 1.8) & (weak > 0)
+    count, labels = cv2.connectedComponents(weak, connectivity=8)
+    if count <= 1:
+        return weak
+    keep = np.zeros(count, bool)
+    keep[np.unique(labels[strong])] = True
+    keep[0] = False
+    mask = (keep[labels]).astype(np.uint8) * 255
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
+    return fill_holes(mask)
+
+
+def fill_holes(mask: Mask) -> Mask:
+    """A grey cube on grey artwork may show only its darker sides: fill the ring it leaves."""
+    h, w = mask.shape
+    padded = np.zeros((h + 2, w + 2), np.uint8)
+    padded[1:-1, 1:-1] = mask
+    flood = padded.copy()
+    cv2.floodFill(flood, np.zeros((h + 4, w + 4), np.uint8), (0, 0), 255)
+    holes = cv2.bitwise_not(flood)[1:-1, 1:-1]
+    return np.asarray(cv2.bitwise_or(mask, holes), np.uint8)
