@@ -449,7 +449,9 @@ def table_from_json(data: object, components: Components) -> tuple[list[Holding]
     if not isinstance(data, dict):
         raise ScoreInputError(f"the input must be a JSON object with a \"players\" list, not {_type_name(data)}")
     _check_keys(data, TABLE_FIELDS, "input")
-    tie_rule = data.get("tie_rule", "last_in_turn_order")
+    tie_rule = data.get("tie_rule")
+    if tie_rule is None:
+        tie_rule = "last_in_turn_order"  # absent or null: the English online rules
     if tie_rule not in TIE_RULES:
         raise ScoreInputError(f"tie_rule: must be \"last_in_turn_order\" or \"shared\", not {_type_name(tie_rule)}")
     if "players" not in data:

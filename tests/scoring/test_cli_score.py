@@ -205,3 +205,11 @@ def test_surveyor_may_be_typed_as_the_printed_station_name() -> None:
     green, blue, _ = json.loads(result.stdout)["players"]
     assert green["breakdown"]["surveyor"] == 15 and green["fulfilled"]["29"] == {"surveyor": "clogwyn"}
     assert blue["breakdown"]["surveyor"] == 11
+
+
+def test_null_tie_rule_means_the_default() -> None:
+    data = {"tie_rule": None, "players": [dict(GOOD["players"][2], name="A", surveyor="hebron"),
+                                          dict(GOOD["players"][2], name="B", surveyor="hebron")]}
+    result = run_score("-", stdin=json.dumps(data))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["winners"] == ["B"]
