@@ -125,7 +125,8 @@ fi
 
 echo "-- user '$SERVICE_USER' and its groups"
 for group in "${SERVICE_GROUPS[@]}"; do
-  # 'gpio' exists on Raspberry Pi OS only; elsewhere the udev rules of the GPIO packages expect it too.
+  # Raspberry Pi OS has them all; elsewhere 'gpio' may be missing, and a missing SupplementaryGroups= group
+  # stops the service from starting at all.
   if [ -n "$ROOT" ] || ! getent group "$group" >/dev/null; then
     step groupadd --system -f "$group"
   fi
