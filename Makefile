@@ -55,7 +55,7 @@ bench: setup
 clean:
 	rm -rf $(VENV) $(DEMO_OUT) .mypy_cache .ruff_cache .pytest_cache
 
-# On a Raspberry Pi: install the service, the backup timer and the udev rule (see systemd/README.md).
-# ARGS=--dry-run prints what it would do.
+# On a Raspberry Pi: sudo make install-pi (see systemd/README.md). ARGS=--dry-run prints every step;
+# ARGS="--root DIR" writes the files under DIR only.
 install-pi:
 	bash systemd/install-pi.sh $(ARGS)

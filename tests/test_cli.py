@@ -11,7 +11,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_unknown_flag_is_one_line_and_non_zero() -> None:
-    result = run_cli("score", "--no-such-flag")
+    result = run_cli("score", "-", "--no-such-flag")
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
     assert "--no-such-flag" in result.stderr
