@@ -177,14 +177,10 @@ def best_contracts(options: Iterable[Option], capacity: tuple[int, int, int, int
     usable = [min(c, d) for c, d in zip(capacity, demand, strict=True)]
     tables = [_knapsack_1d(singles[r], r, usable[r]) for r in range(len(RESOURCES))]
 
-    def singles_value(left: Sequence[int]) -> int:
-        return sum(tables[r][0][left[r]] for r in range(len(RESOURCES)))
+    sites_best, tracks_best, rubble_best, surveyor_best = (table[0] for table in tables)
 
     # Branch and bound over the multi-resource contracts, richest first so good leaves come early.
     multis.sort(key=lambda o: (-o.vp, o.number))
-    suffix_vp = [0] * (len(multis) + 1)
-    for i in range(len(multis) - 1, -1, -1):
-        suffix_vp[i] = suffix_vp[i + 1] + multis[i].vp
     best_value = -1
     best_pick: list[Option] = []
     best_left: list[int] = list(usable)
@@ -193,23 +189,26 @@ def best_contracts(options: Iterable[Option], capacity: tuple[int, int, int, int
 
     def search(i: int, value: int) -> None:
         nonlocal best_value, best_pick, best_left
-        rest = singles_value(left)
-        if i == len(multis):
-            if value + rest > best_value:
-                best_value, best_pick, best_left = value + rest, list(pick), list(left)
+        s, t, r, v = left
+        rest = sites_best[s] + tracks_best[t] + rubble_best[r] + surveyor_best[v]
+        # Bound: the remaining contracts that still fit on their own, all taken, plus the best of the singles.
+        fitting = [o for o in multis[i:] if o.needs[0] <= s and o.needs[1] <= t and o.needs[2] <= r
+                   and o.needs[3] <= v]
+        if value + rest + sum(o.vp for o in fitting) <= best_value:
             return
-        if value + suffix_vp[i] + rest <= best_value:
-            return  # even taking every remaining contract cannot beat what we have
-        option = multis[i]
-        if all(n <= c for n, c in zip(option.needs, left, strict=True)):
-            for r, n in enumerate(option.needs):
-                left[r] -= n
-            pick.append(option)
-            search(i + 1, value + option.vp)
-            pick.pop()
-            for r, n in enumerate(option.needs):
-                left[r] += n
-        search(i + 1, value)
+        if not fitting:
+            best_value, best_pick, best_left = value + rest, list(pick), list(left)
+            return
+        option = fitting[0]
+        j = multis.index(option, i)
+        for k, n in enumerate(option.needs):
+            left[k] -= n
+        pick.append(option)
+        search(j + 1, value + option.vp)
+        pick.pop()
+        for k, n in enumerate(option.needs):
+            left[k] += n
+        search(j + 1, value)
 
     search(0, 0)
     chosen = list(best_pick)
