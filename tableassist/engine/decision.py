@@ -60,7 +60,10 @@ class Decision:
             if who != self.player:
                 return f"It is {names[self.player]}'s turn now: {self.prompt}"
         if self.why_fn is not None:
-            reason = self.why_fn(action)
+            try:
+                reason = self.why_fn(action)
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+                return f"That action is malformed: {self.prompt}"
             if reason is not None:
                 return reason
             if self.why_complete or self.legal_fn is None:

@@ -94,11 +94,17 @@ class Game:
             return []
         return list(self._waiting.legal())
 
+    def _normalize(self, action: Action) -> Action:
+        out = normalize(action)
+        if isinstance(out, dict) and out.get("type") == "place" and out.get("area") == "G" and "space" not in out:
+            out["space"] = len(self.state.placed["G"]) + 1  # the surveyor area has no numbered spaces to pick
+        return out
+
     def why_not(self, action: Action) -> str | None:
         if self._waiting is None:
             return "The game is over."
         names = [p.name for p in self.state.players]
-        return self._waiting.why_not(normalize(action), names)
+        return self._waiting.why_not(self._normalize(action), names)
 
     def estimate(self) -> scoring.TableScore:
         """Per player: the score if the game ended now."""
@@ -115,7 +121,7 @@ class Game:
         reason = self.why_not(action)
         if reason is not None:
             raise IllegalAction(reason)
-        action = normalize(action)
+        action = self._normalize(action)
         self._actions.append(action)
         ctx = self._ctx
         ctx.events = []

@@ -111,3 +111,18 @@ def test_simulate_bad_arguments_one_line(args: tuple[str, ...]) -> None:
     result = run_cli("simulate", *args)
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_malformed_actions_get_a_sentence_not_a_traceback() -> None:
+    t = Table(3)
+    t.place(("A", 1), ("G", 1), ("G", 2), ("G", 3), ("G", 4), ("G", 5))
+    t.run_to("stock_yard")
+    assert t.game.why_not({"type": "stock_yard", "player": 0, "iron": "lots"}) == \
+        "That action is malformed: Ann: take up to 3 cubes from the stock yard (at most 1 coal)"
+    assert t.game.why_not([1, 2]) == "An action needs a type."  # type: ignore[arg-type]
+
+
+def test_surveyor_placement_needs_no_space() -> None:
+    t = Table(3)
+    t.act("place", area="G")
+    assert t.game.actions[-1] == {"type": "place", "player": 0, "area": "G", "space": 1}
