@@ -101,6 +101,8 @@ def extra_excavation(ctx: Ctx, player: int) -> Flow[None]:
     if action["type"] == "excavate":
         n = board.excavate_next_space(ctx, player)
         ctx.emit("excavation_done", player=player, n=n, wanted=n)
+    else:
+        ctx.emit("declined", player=player, what="extra_excavation")
 
 
 # --- C: works ------------------------------------------------------------------------------------------------
@@ -175,8 +177,10 @@ def lay_track(ctx: Ctx, player: int, space: int | None, kind: str = "lay_track",
         kind, player, f"{p.name}: lay {can} track", types,
         lambda: [{"type": t, "player": player} for t in types], area="D", space=space)
     if action["type"] == "decline":
+        ctx.emit("declined", player=player, what=kind)
         return
-    board.lay_track(ctx, player, wanted)
+    n = board.lay_track(ctx, player, wanted)
+    ctx.emit("lay_track_done", player=player, n=n, wanted=wanted)
     if board.all_track_laid(ctx) and s.end_trigger is None:
         s.end_trigger, s.last_round = "player", s.round
         ctx.emit("game_end_triggered", by="player", player=player, last_round=s.round)
@@ -287,6 +291,10 @@ def build(ctx: Ctx, player: int, area: str | None, space: int | None, kind: str 
         build_site(ctx, player, action["station"], action["site"], action["pay"])
     elif action["type"] == "buy_train":
         buy_train(ctx, player, action["train"], action["pay"])
+    elif action["type"] == "decline":
+        ctx.emit("declined", player=player, what=kind)
+    else:
+        ctx.emit("labourer_idle", player=player, area=area, space=space, why="nothing to build or buy")
 
 
 def pay(ctx: Ctx, player: int, paid: dict[str, int]) -> None:
@@ -377,6 +385,8 @@ def site_office(ctx: Ctx, player: int, space: int) -> Flow[None]:
         s.site_office[position] = None
         s.players[player].hand.append(card)
         ctx.emit("contract_taken", player=player, contract=card, position=position + 1)
+    else:
+        ctx.emit("labourer_idle", player=player, area="F", space=space, why="the site office is empty")
 
 
 # --- G: surveyor ---------------------------------------------------------------------------------------------

@@ -179,7 +179,9 @@ def test_lay_track_limited_by_steel_and_excavated_cards() -> None:
     t.run_to("lay_track")
     assert len(t.of(t.act("lay_track"), "track_laid")) == 1  # 1 steel
     t.run_to("lay_track")
-    assert len(t.of(t.act("lay_track"), "track_laid")) == 0  # no excavated card left
+    events = t.act("lay_track")
+    assert t.of(events, "track_laid") == []  # no excavated card left
+    assert t.of(events, "lay_track_done") == [{"type": "lay_track_done", "player": 1, "n": 0, "wanted": 2}]
     assert t.state.players[1].steel == 3
 
 

@@ -179,6 +179,8 @@ def test_event_complete_station() -> None:
                                                            "station": "waterfall"}]
     waterfall = t.state.stations[2]
     assert waterfall.completed_by_event and waterfall.excavation[0].rubble == 0
+    # 'Do not remove Ownership markers on the Station card'
+    assert all(site.owner == 0 for site in t.state.stations[1].building)
     # excavation now skips Waterfall's site
     assert all(space.rubble == 0 for space, st, _ in t.game._ctx.dig_order if st == 2)
 
@@ -211,7 +213,9 @@ def test_event_maintenance_pay_discard_or_return_with_coal_restock_lowest_first(
     t.act("maintain", pay="steel")
     assert {"type": "maintain", "player": 1, "pay": 16} in t.game.legal_actions()
     t.act("return_train")
+    coal_before = [p.coal for p in t.state.players]
     events = t.act("return_train")
+    assert [p.coal for p in t.state.players] == coal_before  # 'Coal cubes held by the player are unaffected.'
     returned = t.of(events, "train_returned")
     assert [(e["train"], e["coal_restocked"]) for e in returned] == [(3, 1), (5, 0)]
     assert t.state.players[0].train == 6 and t.state.players[1].train is None
