@@ -15,7 +15,9 @@ into a directory: the headless demo uses it.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import gc
 import io
 import itertools
 import logging
@@ -41,6 +43,7 @@ LANGUAGES = ("en", "de", "es")
 # espeak-ng voice names; the short language names pick espeak-ng's standard voice for each.
 ESPEAK_VOICES = {"en": "en", "de": "de", "es": "es"}
 SAMPLE_RATE = 22050  # what espeak-ng renders, with pyttsx3 and with the binary alike
+WORDS_PER_MINUTE = 175  # espeak-ng's own default; pyttsx3 would use 200, too quick across a noisy table
 URGENT, CHATTER, STOP = 1, 2, 0
 
 WarningHandler = Callable[[str], None]
@@ -113,7 +116,21 @@ def _engine() -> Any:
         import pyttsx3  # here: importing this module must not need espeak-ng's library
 
         _pyttsx3_engine = pyttsx3.init("espeak")
+        atexit.register(_release_engine)
     return _pyttsx3_engine
+
+
+def _release_engine() -> None:
+    # Left to interpreter shutdown, pyttsx3's DriverProxy.__del__ runs after its modules are torn down
+    # and prints "Exception ignored in …" on stderr; released here, it finds everything still in place.
+    global _pyttsx3_engine
+    if not _PYTTSX3_LOCK.acquire(timeout=2):  # a daemon voice thread is mid-line: never hang the exit
+        return
+    try:
+        _pyttsx3_engine = None
+        gc.collect()
+    finally:
+        _PYTTSX3_LOCK.release()
 
 
 def check_language(language: str) -> str:
@@ -127,8 +144,7 @@ def render_with_pyttsx3(text: str, language: str, path: Path, volume: float = 1.
     with _PYTTSX3_LOCK:
         try:
             engine = _engine()
-            engine.setProperty("voice", voice)
-            engine.setProperty("volume", max(0.0, min(1.0, volume)))
+            _set_voice(engine, voice, max(0.0, min(1.0, volume)))
             with _quiet_stdout():
                 engine.save_to_file(text, str(path))
                 engine.runAndWait()
@@ -138,6 +154,27 @@ def render_with_pyttsx3(text: str, language: str, path: Path, volume: float = 1.
         raise VoiceUnavailable("pyttsx3 rendered no audio")
 
 
+def _set_voice(engine: Any, voice: str, volume: float) -> None:
+    """Voice, rate and volume for the next line, applied before it is rendered.
+
+    pyttsx3 2.99 (pinned) queues `engine.setProperty` behind its own busy flag, and espeak-ng applies
+    parameters on its own thread: measured here, every other line came out at the previous line's
+    volume. Setting them on the driver and waiting for espeak-ng (`espeak_Synchronize`) makes each line
+    use exactly its own settings (tests/devices/test_voice.py checks the loudness).
+    """
+    driver = getattr(getattr(engine, "proxy", None), "_driver", None)
+    if driver is None:  # another pyttsx3 layout: the public API, at its word
+        for name, value in (("voice", voice), ("rate", WORDS_PER_MINUTE), ("volume", volume)):
+            engine.setProperty(name, value)
+        return
+    from pyttsx3.drivers import _espeak
+
+    driver.setProperty("voice", voice)
+    driver.setProperty("rate", WORDS_PER_MINUTE)
+    driver.setProperty("volume", volume)
+    _espeak.Synchronize()
+
+
 def render_with_espeak_binary(text: str, language: str, path: Path, volume: float = 1.0) -> None:
     voice = check_language(language)
     binary = shutil.which("espeak-ng")
@@ -145,7 +182,8 @@ def render_with_espeak_binary(text: str, language: str, path: Path, volume: floa
         raise VoiceUnavailable("espeak-ng is not installed (sudo apt install espeak-ng)")
     amplitude = str(round(max(0.0, min(1.0, volume)) * 100))
     try:
-        result = subprocess.run([binary, "-v", voice, "-a", amplitude, "-w", str(path), "--", text],
+        result = subprocess.run([binary, "-v", voice, "-a", amplitude, "-s", str(WORDS_PER_MINUTE),
+                                 "-w", str(path), "--", text],
                                 capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as err:
         raise VoiceUnavailable(f"espeak-ng failed: {err}") from err
@@ -216,6 +254,23 @@ def audio_output_problem(sound_dir: Path = Path("/dev/snd")) -> str | None:
     if not any(os.access(p, os.R_OK | os.W_OK) for p in playback):
         return "no permission for the sound device (add your user to the 'audio' group: sudo usermod -aG audio $USER)"
     return None
+
+
+def speak_now(text: str, language: str, volume: float = 1.0, sound_dir: Path = Path("/dev/snd")) -> None:
+    """Render and play one line, waiting until it has been heard. VoiceUnavailable says why it cannot."""
+    problem = espeak_problem() or audio_output_problem(sound_dir)
+    if problem:
+        raise VoiceUnavailable(problem)
+    with tempfile.TemporaryDirectory(prefix="tableassist-voice-") as tmp:
+        wav = Path(tmp) / "line.wav"
+        write_wav(text, language, wav, volume)
+        try:
+            result = subprocess.run(["aplay", "-q", str(wav)], capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            raise VoiceUnavailable(f"aplay failed: {err}") from err
+        if result.returncode != 0:
+            reason = result.stderr.strip().splitlines()[0] if result.stderr.strip() else "aplay failed"
+            raise VoiceUnavailable(reason)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -321,17 +376,10 @@ class SpeakerVoice(QueuedVoice):
     def _handle(self, line: SpokenLine) -> None:
         if self._warned:
             return
-        problem = espeak_problem() or audio_output_problem(self._sound_dir)
-        if problem:
-            self._warn_once(f"the voice is silent: {problem}")
-            return
-        with tempfile.TemporaryDirectory(prefix="tableassist-voice-") as tmp:
-            wav = Path(tmp) / "line.wav"
-            write_wav(line.text, line.language, wav, line.volume)
-            result = subprocess.run(["aplay", "-q", str(wav)], capture_output=True, text=True, timeout=120)
-            if result.returncode != 0:
-                reason = result.stderr.strip().splitlines()[0] if result.stderr.strip() else "aplay failed"
-                self._warn_once(f"the voice is silent: {reason}")
+        try:
+            speak_now(line.text, line.language, line.volume, self._sound_dir)
+        except VoiceUnavailable as err:
+            self._warn_once(f"the voice is silent: {err}")
 
 
 class RecordingVoice(QueuedVoice):

@@ -46,11 +46,31 @@ def test_espeak_binary_fallback_speaks_each_language(tmp_path: Path, language: s
     assert rms > LOUD_ENOUGH
 
 
-def test_volume_makes_the_file_quieter(tmp_path: Path) -> None:
-    loud, quiet = tmp_path / "loud.wav", tmp_path / "quiet.wav"
-    write_wav("Event! Maintenance.", "en", loud, volume=1.0)
-    write_wav("Event! Maintenance.", "en", quiet, volume=0.2)
-    assert duration_and_rms(quiet)[1] < 0.5 * duration_and_rms(loud)[1]
+def test_each_line_gets_its_own_volume_and_voice(tmp_path: Path) -> None:
+    # Alternating volume and language line by line: each file must carry its own settings, not the
+    # previous line's (pyttsx3 queues property changes; see hardware.voice._set_voice).
+    text = "Round 7: 1234567 points."
+    measured: dict[tuple[str, float], list[tuple[float, float]]] = {}
+    for language in ("en", "de", "es", "en", "es", "de"):
+        for volume in (1.0, 0.25):
+            path = tmp_path / "line.wav"
+            write_wav(text, language, path, volume=volume)
+            measured.setdefault((language, volume), []).append(duration_and_rms(path))
+    for language in ("en", "de", "es"):
+        loud = [rms for _, rms in measured[(language, 1.0)]]
+        quiet = [rms for _, rms in measured[(language, 0.25)]]
+        for rms in quiet:
+            assert 0.18 < rms / loud[0] < 0.32, (language, rms, loud)  # a quarter of the amplitude
+        assert abs(loud[0] - loud[1]) < 0.05 * loud[0]
+        lengths = [s for volume in (1.0, 0.25) for s, _ in measured[(language, volume)]]
+        assert max(lengths) - min(lengths) < 0.02 * max(lengths), (language, lengths)  # same voice every time
+
+    def seconds(language: str) -> float:
+        return measured[(language, 1.0)][0][0]
+
+    # The numbers are read out in each language: German is the longest, Spanish the shortest here.
+    assert seconds("de") > 1.04 * seconds("en")
+    assert seconds("de") > 1.06 * seconds("es")
 
 
 def test_empty_text_and_unknown_language_are_refused(tmp_path: Path) -> None:
