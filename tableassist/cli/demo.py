@@ -34,6 +34,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", metavar="GAME_ID|latest", help="continue an interrupted demo game")
     parser.add_argument("--lang", choices=("en", "de", "es"), default="en", help="language of the table")
     parser.add_argument("--no-screenshots", action="store_true", help="do not call the UI's snapshot tool")
+    parser.add_argument("--camera", choices=("rendered", "counts"), default="rendered",
+                        help="rendered: the stock-yard reader reads rendered frames (default); "
+                             "counts: the simulated camera passes the counts through (fast)")
     parser.set_defaults(handler=handle)
 
 
@@ -45,7 +48,7 @@ def handle(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise UserError(f"cannot create {out}: {err.strerror}") from None
-    demo = Demo(args.db, out, args.lang, screenshots=not args.no_screenshots)
+    demo = Demo(args.db, out, args.lang, screenshots=not args.no_screenshots, rendered=args.camera == "rendered")
     try:
         demo.run(args.players, args.seed, args.resume)
     finally:
@@ -54,7 +57,8 @@ def handle(args: argparse.Namespace) -> int:
 
 
 class Demo:
-    def __init__(self, db: str | None, out: Path, language: str, *, screenshots: bool = True) -> None:
+    def __init__(self, db: str | None, out: Path, language: str, *, screenshots: bool = True,
+                 rendered: bool = True) -> None:
         from hardware.controls import SimulatedControls
         from hardware.rfid import SimulatedCardReader
         from hardware.voice import RecordingVoice
@@ -67,15 +71,16 @@ class Demo:
         self.out = out
         self.tr = translator(language)
         self.table = SimulatedTable()
-        self.camera: Any
-        try:
-            from tableassist.compose import RenderedYardCamera
+        self.camera: Any = CountingCamera(self.table)
+        self.camera_note = self._("camera: counts passed through ({reason})").format(reason="--camera counts")
+        if rendered:
+            try:
+                from tableassist.compose import RenderedYardCamera
 
-            self.camera = RenderedYardCamera(self.table, seed=3)
-            self.camera_note = self._("camera: rendered stock yard, read by the stock-yard reader")
-        except ImportError as err:  # vision not installed here: the session still runs, counts come direct
-            self.camera = CountingCamera(self.table)
-            self.camera_note = self._("camera: counts passed through ({reason})").format(reason=err)
+                self.camera = RenderedYardCamera(self.table, seed=3)
+                self.camera_note = self._("camera: rendered stock yard, read by the stock-yard reader")
+            except ImportError as err:  # vision not installed here: the session runs, counts come direct
+                self.camera_note = self._("camera: counts passed through ({reason})").format(reason=err)
         self.voice = RecordingVoice(out, urgent_only=True, language=language)
         self.controls = SimulatedControls()
         self.picked = _PickedVoice(self.voice)
@@ -88,6 +93,7 @@ class Demo:
         self.yard_checks = 0
         self.mismatches = 0
         self._round: Any = None
+        self._checked: dict[str, int] | None = None
 
     def _(self, message: str) -> str:
         return self.tr.gettext(message)
@@ -109,17 +115,15 @@ class Demo:
                                        solo_train=1 if players == 1 else None)
         print(self._("Journal: {db} (game {game}).").format(db=self.db, game=game_id))
         self.table.follow(session)
-        self._snapshot("start")
         from tableassist.session import rules
 
-        checked: dict[str, int] | None = None
         while not session.game.finished:
-            self._step(seed)
+            self._step(session.seed)  # the journalled seed: a resumed game plays on as it would have
             yard = rules.stock_yard(session.game)
-            if yard != checked:  # the simulated players moved cubes: the camera looks again
+            if yard != self._checked:  # the simulated players moved cubes: the camera looks again
                 session.check_yard()
                 self.yard_checks += 1
-                checked = yard
+                self._checked = yard
                 self._report_yard()
         self._snapshot("final")
         self._final_table()
@@ -150,6 +154,8 @@ class Demo:
     def _take_from_yard(self, action: dict[str, Any]) -> None:
         """The player lifts cubes off the simulated yard; the camera sees the gap; the session proposes;
         the Confirm button accepts — or, if the camera read it differently, the table enters it by touch."""
+        from tableassist.session import rules
+
         yard = self.table.yard()
         self.table.set_yard(**{c: yard[c] - int(action.get(c, 0)) for c in ("iron", "stone", "coal")})
         self.session.check_yard()
@@ -157,6 +163,7 @@ class Demo:
         pending = self.session.view()["pending"]
         if pending is not None and pending["action"] == action:
             self.controls.press("confirm")
+            self._checked = rules.stock_yard(self.session.game)  # the camera has just seen this yard
         else:
             if pending is not None:
                 self.session.reject()
@@ -196,7 +203,7 @@ class Demo:
         try:
             result = subprocess.run(
                 [sys.executable, "-m", "ui.snapshot", "--db", str(self.db), "--game", str(game_id),
-                 "--out", str(target)], capture_output=True, text=True, timeout=120)
+                 "--out", str(target), "--sizes", "800x480"], capture_output=True, text=True, timeout=120)
         except (OSError, subprocess.TimeoutExpired) as err:
             print(self._("no display: screenshots skipped ({reason})").format(reason=err))
             self.screenshots = False

@@ -114,6 +114,11 @@ class TableSession:
         return self._game_id
 
     @property
+    def seed(self) -> int:
+        """The game's seed (journalled with it): the digital source's draws derive from it and the index."""
+        return self._seed
+
+    @property
     def game(self) -> Any:
         """The engine game (read it, never apply to it directly: that would bypass the journal)."""
         return self._game

@@ -16,8 +16,9 @@ from tableassist.session import rules
 from tableassist.session.labels import cube_name, describe_cubes
 
 GOODS = ("iron", "stone", "coal")
-# Below this the reader's own confidence says its count is a guess: show that, propose nothing.
-MIN_CONFIDENCE = 0.5
+# The reader says `unsure` when it will not guess; below this confidence its count is a guess anyway:
+# show that, propose nothing.
+MIN_CONFIDENCE = 0.1
 
 
 @dataclass(frozen=True)
