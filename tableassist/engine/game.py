@@ -118,10 +118,12 @@ class Game:
     # --- changing ---
     def apply(self, action: Action) -> list[dict[str, Any]]:
         """Apply one action; returns its events. Raises IllegalAction (and changes nothing) when illegal."""
-        reason = self.why_not(action)
+        if self._waiting is None:
+            raise IllegalAction("The game is over.")
+        action = self._normalize(action)  # also a private copy: the caller may reuse its dict
+        reason = self._waiting.why_not(action, [p.name for p in self.state.players])
         if reason is not None:
             raise IllegalAction(reason)
-        action = self._normalize(action)
         self._actions.append(action)
         ctx = self._ctx
         ctx.events = []

@@ -220,3 +220,24 @@ def test_event_maintenance_pay_discard_or_return_with_coal_restock_lowest_first(
     assert [(e["train"], e["coal_restocked"]) for e in returned] == [(3, 1), (5, 0)]
     assert t.state.players[0].train == 6 and t.state.players[1].train is None
     assert t.state.players[1].hand == [16]
+
+
+def test_space_7_returns_4_to_6() -> None:
+    """'If the Events in 4, 7 or 10 occur, put 3 Event cubes back in the bag' — space 7 returns 4, 5 and 6."""
+    t = Table(3)
+    t.state.event_track[3:6] = [True, True, True]
+    t.state.bag["event"] -= 3
+    t.place(*[("G", i) for i in range(1, 7)])
+    t.run(lambda d: d.kind == "draw" and d.info["purpose"] == "restock")
+    events = t.apply({"type": "draw", "iron": 8, "stone": 0, "coal": 0, "event": 1})
+    assert t.of(events, "event_cube_placed")[0]["space"] == 7
+    assert t.of(events, "event_cubes_returned") == [{"type": "event_cubes_returned", "spaces": [4, 5, 6], "n": 3}]
+    assert t.state.event_track == [False] * 6 + [True, False, False, False]
+
+
+def test_fog_round_announces_blocked_spaces() -> None:
+    """'put a Fog disc on both those Action Areas to show that Labourers cannot be placed there.'"""
+    t = Table(4, office=(1, 7, 26))
+    t.place(*[("G", i) for i in range(1, 9)])
+    events = t.finish_round()
+    assert t.of(events, "fog") == [{"type": "fog", "blocked": {"B": [1, 2, 3], "D": [1, 2, 3]}}]
