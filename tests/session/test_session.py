@@ -87,7 +87,7 @@ def test_unsure_camera_is_reported_not_compared(tmp_path: Path) -> None:
     yard = session.view()["yard"]
     assert yard["differences"] == {} and yard["message"] is None
     assert "a hand covers the stock yard" in yard["unsure"]
-    session.on_yard(YardReading(iron=0, stone=0, coal=0, confidence=0.1))
+    session.on_yard(YardReading(iron=0, stone=0, coal=0, confidence=0.05))
     assert "not sure" in session.view()["yard"]["unsure"]
 
 
