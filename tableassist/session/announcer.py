@@ -52,6 +52,28 @@ class Announcer:
                 out.extend(self.line(event, game))
         return out
 
+    def preview(self, action: dict[str, Any], events: list[dict[str, Any]], game: Any) -> str:
+        """The confirmation text for a forced step, from the events the engine says it will produce."""
+        _ = self.tr.gettext
+        player = action.get("player")
+        name = str(game.setup.players[player]) if isinstance(player, int) else ""
+        mine = [e for e in events if e.get("player") == player]
+        if action.get("type") == "excavate":
+            rubble = [e for e in mine if e.get("type") == "rubble_taken"]
+            if not rubble:
+                return _("{player} excavates, but there is no rubble to take.").format(player=name)
+            parts = ", ".join(_("{n} from {where}").format(n=e.get("n"), where=self._where(e, game)) for e in rubble)
+            return _("{player} excavates {n}: {parts}.").format(
+                player=name, n=sum(int(e.get("n", 0)) for e in rubble), parts=parts)
+        if action.get("type") == "lay_track":
+            cards = [e.get("card") for e in mine if e.get("type") == "track_laid"]
+            if not cards:
+                return _("{player} lays track, but there is none to lay.").format(player=name)
+            return _("{player} lays track: turn over track cards {cards}.").format(
+                player=name, cards=join_numbers(cards, self.tr))
+        lines = [line.text for line in self.lines(events, game)]
+        return " ".join(lines[:2]) or _("Done.")
+
     def _where(self, event: dict[str, Any], game: Any) -> str:
         source = event.get("source") or {}
         if "track" in source:

@@ -32,6 +32,8 @@ Subscriber = Callable[[dict[str, Any]], None]
 # same seeded draw would be taken again at once and undo would seem to do nothing.
 AUTOMATIC_SOURCES = frozenset({"digital"})
 # Events after which the stock yard holds something else (the next camera reading is compared afresh).
+# Decisions with one possible outcome that still change the board: the table confirms what will happen.
+FORCED = frozenset({"excavate", "lay_track", "survey"})
 YARD_EVENTS = frozenset({"cubes_taken", "stock_yard_restocked", "cubes_drawn", "setup_done"})
 
 
@@ -65,6 +67,7 @@ class TableSession:
         self._said = 0  # running number of announcements, so a reader of view() can tell new from old
         self._device_status: dict[str, str] = {}
         self._pending: dict[str, Any] | None = None
+        self._preview_cache: tuple[Any, dict[str, Any] | None] | None = None
         self._error: str | None = None
         self._yard: YardCheck | None = None
         self._spoken_mismatch: str | None = None
@@ -459,6 +462,32 @@ class TableSession:
             self._device_status["reader"] = status
         self._notify()
 
+    def _pending_json(self) -> dict[str, Any] | None:
+        pending = self._pending or self._preview()
+        if pending is None:
+            return None
+        return {"text": pending["text"], "action": pending["action"], "source": pending.get("source", "table")}
+
+    def _preview(self) -> dict[str, Any] | None:
+        """For a forced step (excavate, lay track, survey) the text the table confirms before it happens:
+        "Ben excavates 4: 2 from track card 3, 2 from track card 4." The engine computes it (apply, then
+        undo); nothing is journalled. Cached per position, since view() runs after every change."""
+        game = self._game
+        if game is None or game.finished or game.waiting is None or game.waiting.player is None:
+            return None
+        key = (self._game_id, len(game.actions), self.language)
+        if self._preview_cache is not None and self._preview_cache[0] == key:
+            return self._preview_cache[1]
+        preview = None
+        legal = rules.legal(game)
+        if len(legal) == 1 and legal[0].get("type") in FORCED:
+            events = game.apply(legal[0])
+            game.undo()
+            preview = {"text": self._announcer.preview(legal[0], events, game), "action": legal[0],
+                       "source": "table"}
+        self._preview_cache = (key, preview)
+        return preview
+
     def _view(self) -> dict[str, Any]:
         game = self._game
         base: dict[str, Any] = {
@@ -467,8 +496,7 @@ class TableSession:
                                "topic": line.topic} for n, line in self._announcements],
             "devices": dict(self._device_status),
             "error": self._error, "can_undo": self.can_undo, "can_redo": self.can_redo,
-            "pending": ({"text": self._pending["text"], "action": self._pending["action"]}
-                        if self._pending else None),
+            "pending": self._pending_json(),
             "placeholders": list(getattr(self.components, "placeholders", ())),
         }
         if game is None:

@@ -113,7 +113,7 @@ def test_a_stock_yard_action_is_proposed_from_the_cameras_difference_and_confirm
     assert len(session.game.actions) == count + 1
     assert session.game.actions[count] == {"type": "stock_yard", "player": player, **taken}
     assert table.journal.sources(session.game_id or 0)[count] == "camera"
-    assert session.view()["pending"] is None
+    assert (session.view()["pending"] or {}).get("source") != "camera"  # the proposal is used up
 
 
 def test_a_rejected_proposal_leaves_the_table_to_correct_it(tmp_path: Path) -> None:
@@ -304,3 +304,23 @@ def test_device_threads_and_the_screen_at_once(tmp_path: Path) -> None:
         t.join()
     assert errors == []
     assert journal_actions(table) == session.game.actions
+
+
+def test_a_forced_step_shows_what_will_happen_before_the_table_confirms(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, lambda g: waiting_kind("excavate")(g) and len(rules.legal(g)) == 1)
+    player = session.game.waiting.player
+    name = session.game.setup.players[player]
+    before = session.game.state.to_json()
+    count = len(session.game.actions)
+    pending = session.view()["pending"]
+    assert pending is not None and pending["action"] == {"type": "excavate", "player": player}
+    assert session.game.state.to_json() == before and len(session.game.actions) == count  # only a preview
+    table.controls.press("confirm")
+    assert session.game.actions[count] == {"type": "excavate", "player": player}
+    taken = [e for e in session.game.events if e.get("type") == "rubble_taken" and e.get("player") == player]
+    last = taken[-1]
+    where = f"track card {last['source']['track']}" if "track" in last["source"] else ""
+    assert pending["text"].startswith(f"{name} excavates ")
+    assert f"{last['n']} from {where}" in pending["text"]
