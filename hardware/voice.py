@@ -16,9 +16,7 @@ into a directory: the headless demo uses it.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import gc
-import io
 import itertools
 import logging
 import os
@@ -32,10 +30,10 @@ import threading
 import time
 import unicodedata
 import wave
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 log = logging.getLogger("tableassist.voice")
 
@@ -71,43 +69,8 @@ _PYTTSX3_LOCK = threading.Lock()
 _pyttsx3_engine: Any = None
 
 
-class _WithoutSavedNotice(io.TextIOBase):
-    """Passes stdout through, except pyttsx3's "Audio saved to …" line.
-
-    pyttsx3 2.99's espeak driver prints that line after each save_to_file, from espeak's own callback
-    thread; the CLI's stdout and the demo's narration must not carry it, and other threads printing
-    meanwhile must not lose their lines — so it is dropped by content, not by thread.
-    """
-
-    NOTICE = "Audio saved to "
-
-    def __init__(self, target: TextIO) -> None:
-        self._target = target
-        self._end_of_notice: set[int] = set()  # threads whose next "\n" ends a dropped notice
-
-    def write(self, text: str) -> int:
-        thread = threading.get_ident()
-        if text.startswith(self.NOTICE):
-            if not text.endswith("\n"):
-                self._end_of_notice.add(thread)
-            return len(text)
-        if text == "\n" and thread in self._end_of_notice:
-            self._end_of_notice.discard(thread)
-            return len(text)
-        return self._target.write(text)
-
-    def flush(self) -> None:
-        self._target.flush()
-
-
-@contextlib.contextmanager
-def _quiet_stdout() -> Iterator[None]:
-    original = sys.stdout
-    sys.stdout = _WithoutSavedNotice(original)
-    try:
-        yield
-    finally:
-        sys.stdout = original
+def _no_print(*args: object, **kwargs: object) -> None:
+    """Stands in for `print` inside pyttsx3's espeak driver (see `_engine`)."""
 
 
 def _engine() -> Any:
@@ -116,6 +79,13 @@ def _engine() -> Any:
         import pyttsx3  # here: importing this module must not need espeak-ng's library
 
         _pyttsx3_engine = pyttsx3.init("espeak")
+        # pyttsx3 2.99's espeak driver prints "Audio saved to …" after every save_to_file, from espeak's
+        # callback thread; the CLI's stdout and the demo's narration must not carry it. Shadowing `print`
+        # in that one module silences it without touching sys.stdout, which other threads are using
+        # (swapping sys.stdout under a thread that is inside print() crashes CPython 3.11).
+        driver_module = sys.modules.get("pyttsx3.drivers.espeak")
+        if driver_module is not None:
+            driver_module.print = _no_print  # type: ignore[attr-defined]
         atexit.register(_release_engine)
     return _pyttsx3_engine
 
@@ -145,9 +115,8 @@ def render_with_pyttsx3(text: str, language: str, path: Path, volume: float = 1.
         try:
             engine = _engine()
             _set_voice(engine, voice, max(0.0, min(1.0, volume)))
-            with _quiet_stdout():
-                engine.save_to_file(text, str(path))
-                engine.runAndWait()
+            engine.save_to_file(text, str(path))
+            engine.runAndWait()
         except Exception as err:  # noqa: BLE001 - pyttsx3 raises RuntimeError, OSError, ctypes errors…
             raise VoiceUnavailable(f"pyttsx3 could not render speech: {err}") from err
     if wav_frames(path) == 0:

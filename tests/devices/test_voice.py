@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -196,3 +198,36 @@ def test_writing_a_wav_prints_nothing_on_stdout(tmp_path: Path, capsys: pytest.C
     write_wav("Game over.", "en", tmp_path / "end.wav")
     print("narration after")
     assert capsys.readouterr().out == "narration before\nnarration after\n"
+
+
+NARRATE_WHILE_RECORDING = """
+import sys
+from hardware.voice import RecordingVoice
+voice = RecordingVoice(sys.argv[1], urgent_only=True)
+for i in range(150):
+    voice.say(f"Go {i}.", urgent=True)
+printed = 0
+while voice._queue.unfinished_tasks and printed < 300_000:
+    print(f"narration {printed}")
+    printed += 1
+voice.close()
+print(len(voice.wav_files), "files", printed)
+"""
+
+
+def test_narration_on_stdout_while_lines_are_written(tmp_path: Path) -> None:
+    # The demo prints its narration while the recording voice renders WAVs on its own thread: every
+    # narration line must arrive, none of pyttsx3's notices, and the process must not crash. (An earlier
+    # version swapped sys.stdout around each rendering to hide pyttsx3's notice; CPython 3.11's print()
+    # holds sys.stdout by a borrowed reference, and this exact script crashed it with SIGSEGV.)
+    out = tmp_path / "stdout.txt"
+    with out.open("w") as stdout:
+        result = subprocess.run([sys.executable, "-c", NARRATE_WHILE_RECORDING, str(tmp_path / "wav")],
+                                stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120,
+                                cwd=Path(__file__).resolve().parents[2])
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stderr == ""
+    lines = out.read_text().splitlines()
+    files, _, printed = lines[-1].split()
+    assert files == "150"
+    assert lines[:-1] == [f"narration {n}" for n in range(int(printed))]
