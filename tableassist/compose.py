@@ -174,7 +174,8 @@ def build_session(config_path: str | Path | None = None, *, simulate: bool = Fal
         comps = components.load(config_dir() / "components.json")
     except ValueError as err:
         raise UserError(str(err)) from None
-    session = TableSession(Journal(db), devices, comps, language=config.language)  # type: ignore[arg-type]
+    session = TableSession(Journal(db), devices, comps, language=config.language,  # type: ignore[arg-type]
+                           override_path=config_dir() / "components.json")
     if isinstance(devices.camera, CountingCamera):
         table.follow(session)
     session.start_reader()

@@ -13,12 +13,13 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from tableassist.errors import UserError
 from tableassist.i18n import translator
 from tableassist.ports import Button, Language, YardReading
-from tableassist.session import rules
+from tableassist.session import owner, rules
 from tableassist.session.announcer import Announcer, Line
 from tableassist.session.devices import Devices
 from tableassist.session.forecast import event_risk
@@ -46,8 +47,9 @@ class Outcome:
 
 class TableSession:
     def __init__(self, journal: Journal, devices: Devices | None = None, components: Any = None,
-                 language: Language = "en", *, auto_draw: bool = True) -> None:
+                 language: Language = "en", *, auto_draw: bool = True, override_path: Path | None = None) -> None:
         self.journal = journal
+        self.override_path = override_path  # where the owner's corrections are remembered (None: this run only)
         self.devices = devices or Devices()
         self.components = components if components is not None else rules.default_components()
         self.language: Language = language
@@ -81,6 +83,9 @@ class TableSession:
         """Start and journal a new game; UserError with a plain sentence when the setup is not possible."""
         if bag_mode not in ("digital", "physical"):
             raise UserError(self._("The bag mode must be digital or physical."))
+        registry_vps = owner.track_vps_from_registry(self.devices.cards)
+        if registry_vps and any(t.vp != registry_vps.get(t.id, t.vp) for t in self.components.track_cards):
+            self.set_track_vps(registry_vps)  # the owner's own cards, tapped in at enrolment, win
         setup = rules.make_setup(players, colours, options or {}, solo_train, self.components)
         game = rules.new_game(setup)
         if seed is None:
@@ -256,6 +261,32 @@ class TableSession:
             self._pending = None
         self._notify()
         return Outcome(True, self._("Proposal dropped: correct it on the screen."), [])
+
+    # ---- the owner's box -------------------------------------------------------------------------
+
+    def questions(self) -> list[dict[str, Any]]:
+        """What the data only guesses and the table should tell (track-card VPs, the event-track layout)."""
+        return owner.questions(self.components)
+
+    def set_track_vps(self, vps: dict[int, int]) -> None:
+        """Printed VPs of track cards ({card number: vp}); remembered for every later game."""
+        self._correct(owner.patch(self.components, track_vps=vps))
+
+    def set_event_track(self, spaces: list[str]) -> None:
+        """The event printed on each of the 10 spaces of this box's board; entered once, remembered."""
+        self._correct(owner.patch(self.components, event_track=spaces))
+
+    def _correct(self, changes: dict[str, Any]) -> None:
+        from tableassist.engine import components as comp
+
+        with self._lock:
+            if self.override_path is not None:
+                owner.save(self.override_path, changes)
+            raw = dict(self.components.raw)
+            for section, values in changes.items():
+                raw[section] = {**raw.get(section, {}), **values}
+            self.components = comp.build(raw)
+        self._notify()
 
     def set_language(self, language: Language) -> None:
         with self._lock:
@@ -498,6 +529,7 @@ class TableSession:
             "error": self._error, "can_undo": self.can_undo, "can_redo": self.can_redo,
             "pending": self._pending_json(),
             "placeholders": list(getattr(self.components, "placeholders", ())),
+            "questions": owner.questions(self.components),
         }
         if game is None:
             base.update(finished=False, round=None, phase=None, players=[], waiting=None, choices=[],
