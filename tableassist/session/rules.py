@@ -162,6 +162,27 @@ def action_for_card(game: Any, card: Any) -> dict[str, Any] | None:
     return None
 
 
+def card_kind_and_number(card: Any) -> tuple[Any, int | None]:
+    number = _field(card, "number")
+    return _field(card, "kind"), int(number) if isinstance(number, int) else None
+
+
+def setup_tap_count(game: Any) -> int:
+    """How many cards the table taps for the awaited setup decision (route: its length; shed: 6)."""
+    d = game.waiting
+    if d.kind == "route":
+        return int(d.info.get("count", 0))
+    return int(game.setup.comps.raw["trains"]["engine_shed"]) if isinstance(
+        game.setup.comps.raw["trains"].get("engine_shed"), int) else len(game.setup.comps.trains) - 1
+
+
+def setup_action(game: Any, taps: list[int]) -> dict[str, Any]:
+    if game.waiting.kind == "route":
+        return {"type": "route", "tracks": list(taps)}
+    aside = [n for n in sorted(game.setup.comps.trains) if n not in taps]
+    return {"type": "engine_shed", "trains": list(taps), "set_aside": aside[0] if aside else None}
+
+
 def _field(card: Any, name: str) -> Any:
     """A field of a registry card (tableassist.cards.Card keeps its details in `.spec`) or of a dict."""
     if isinstance(card, dict):

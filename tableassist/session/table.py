@@ -69,6 +69,7 @@ class TableSession:
         self._said = 0  # running number of announcements, so a reader of view() can tell new from old
         self._device_status: dict[str, str] = {}
         self._pending: dict[str, Any] | None = None
+        self._setup_taps: list[int] = []  # track cards / trains tapped so far at setup
         self._preview_cache: tuple[Any, dict[str, Any] | None] | None = None
         self._error: str | None = None
         self._yard: YardCheck | None = None
@@ -138,6 +139,7 @@ class TableSession:
         self._pending = None
         self._error = None
         self._yard = None
+        self._setup_taps = []
 
     # ---- acting --------------------------------------------------------------------------------
 
@@ -312,22 +314,48 @@ class TableSession:
     def on_tag(self, tag: str) -> Outcome:
         """An RFID tap: the card it names becomes the matching legal action, or a plain refusal."""
         with self._lock:
-            card = None
-            if self.devices.cards is not None:
-                card = self.devices.cards.lookup(tag)
-            if card is None:
-                outcome = self._refuse(self._("Unknown card {tag}: enrol it with 'tableassist cards enrol'.")
-                                       .format(tag=tag), speak=True)
-                self._notify()
-                return outcome
-            if self._game is None:
-                return self._refuse(self._("No game is running."))
-            action = rules.action_for_card(self._game, card)
-            if action is None:
-                outcome = self._refuse(self._("That card does not fit what the table is doing now."), speak=True)
-                self._notify()
-                return outcome
-        return self.act(action, "rfid")
+            decided = self._action_for_tag(tag)
+        if isinstance(decided, Outcome):
+            self._notify()
+            return decided
+        return self.act(decided, "rfid")
+
+    def _action_for_tag(self, tag: str) -> dict[str, Any] | Outcome:
+        card = self.devices.cards.lookup(tag) if self.devices.cards is not None else None
+        if card is None:
+            return self._refuse(self._("Unknown card {tag}: enrol it with 'tableassist cards enrol'.")
+                                .format(tag=tag), speak=True)
+        if self._game is None:
+            return self._refuse(self._("No game is running."))
+        gathered = self._gather_setup_tap(card)
+        if gathered is not None:
+            return gathered
+        action = rules.action_for_card(self._game, card)
+        if action is None:
+            return self._refuse(self._("That card does not fit what the table is doing now."), speak=True)
+        return action
+
+    def _gather_setup_tap(self, card: Any) -> dict[str, Any] | Outcome | None:
+        """At setup the table taps the track cards in route order, then the six trains of the engine shed;
+        the session gathers the taps and makes them one action when the last card is in."""
+        game = self._game
+        decision = None if game is None or game.finished else game.waiting
+        if decision is None or decision.player is not None:
+            return None
+        kind, number = rules.card_kind_and_number(card)
+        if (decision.kind, kind) not in (("route", "track"), ("engine_shed", "train")) or number is None:
+            return None
+        needed = rules.setup_tap_count(game)
+        if number in self._setup_taps:
+            return self._refuse(self._("Card {n} is already tapped.").format(n=number), speak=True)
+        self._setup_taps.append(number)
+        if len(self._setup_taps) < needed:
+            line = Line(self._("Card {n}: {k} of {count}.").format(n=number, k=len(self._setup_taps), count=needed),
+                        False, False, "setup_tap")
+            self._announce([line])
+            return Outcome(True, line.text, [])
+        taps, self._setup_taps = self._setup_taps, []
+        return rules.setup_action(game, taps)
 
     def on_yard(self, reading: YardReading) -> None:
         """A stable camera reading: compare it with the engine and turn a difference into a proposal."""

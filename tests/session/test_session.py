@@ -324,3 +324,31 @@ def test_a_forced_step_shows_what_will_happen_before_the_table_confirms(tmp_path
     where = f"track card {last['source']['track']}" if "track" in last["source"] else ""
     assert pending["text"].startswith(f"{name} excavates ")
     assert f"{last['n']} from {where}" in pending["text"]
+
+
+def test_setup_by_tapping_track_cards_in_route_order_then_the_trains(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3, bag_mode="physical", follow=False)
+    session = table.session
+    assert session.game.waiting.kind == "route"
+    count = session.game.waiting.info["count"]
+    order = list(range(14, 14 - count, -1))  # the order the table laid them, up the mountain
+    for card in range(1, 15):
+        table.cards.enrol(f"00000002{card:02X}", CardSpec(kind="track", number=card, rubble=2, vp=2))
+    for train in range(1, 8):
+        table.cards.enrol(f"00000003{train:02X}", CardSpec(kind="train", number=train))
+    for card in order[:-1]:
+        table.reader.tap(f"00000002{card:02X}")
+        assert session.game.actions == []  # nothing happens before the last card of the route is in
+    table.reader.tap(f"00000002{order[0]:02X}")
+    assert "already tapped" in (session.view()["error"] or "")
+    table.reader.tap(f"00000002{order[-1]:02X}")
+    assert session.game.actions[0] == {"type": "route", "tracks": order}
+    assert [t["card"] for t in session.game.state.to_json()["route"]] == order
+    while session.game.waiting.kind != "engine_shed":
+        assert session.draw().ok  # the site office cards: drawn by the assistant here
+    shed = [5, 2, 7, 1, 3, 6]
+    for train in shed:
+        table.reader.tap(f"00000003{train:02X}")
+    last = session.game.actions[-1]
+    assert last == {"type": "engine_shed", "trains": shed, "set_aside": 4}
+    assert table.journal.sources(session.game_id or 0)[-1] == "rfid"
