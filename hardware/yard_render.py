@@ -269,6 +269,8 @@ def scatter_cubes(counts: dict[str, int], scene: YardScene, rng: np.random.Gener
     s = scene.cube_mm
     yw, yh = scene.yard_mm
     placed: list[CubePlacement] = []
+    corners = [(0.0, 0.0), (yw, 0.0), (yw, yh), (0.0, yh)]
+    keep_off = scene.marker_mm * 0.8 + s
     kinds = [k for k in KINDS for _ in range(counts.get(k, 0))]
     rng.shuffle(kinds)
     for kind in kinds:
@@ -290,6 +292,9 @@ def scatter_cubes(counts: dict[str, int], scene: YardScene, rng: np.random.Gener
                 min_gap = s * 1.6
             if not (s * 0.8 <= cand.x_mm <= yw - s * 0.8 and s * 0.8 <= cand.y_mm <= yh - s * 0.8):
                 continue
+            if not scene.markers_outside and any(
+                    abs(cand.x_mm - cx) < keep_off and abs(cand.y_mm - cy) < keep_off for cx, cy in corners):
+                continue  # markers centred on the corners: cubes stay off them
             if all(math.hypot(cand.x_mm - p.x_mm, cand.y_mm - p.y_mm) >= min_gap for p in placed):
                 placed.append(cand)
                 break

@@ -77,14 +77,22 @@ def measure_reference(image: NDArray[np.uint8], sighting: MarkerSighting) -> Col
     return ColourReference(white=white.astype(np.float32), black=black)
 
 
-def normalise(canvas: NDArray[np.uint8], ref: ColourReference, view: CanonicalView) -> FloatImage:
-    """Canvas colours as fractions between printed black (0) and paper white (1), per channel."""
+def white_field(ref: ColourReference, view: CanonicalView, step: int = 8) -> FloatImage:
+    """Paper white over the canvas, bilinear between the four markers (built small, then enlarged)."""
     cw, ch = view.size
-    u = np.clip((np.arange(cw, dtype=np.float32) - view.margin) / view.width, -0.25, 1.25)
-    v = np.clip((np.arange(ch, dtype=np.float32) - view.margin) / view.height, -0.25, 1.25)
+    u = np.clip((np.arange(0, cw + step, step, dtype=np.float32) - view.margin) / view.width, -0.25, 1.25)
+    v = np.clip((np.arange(0, ch + step, step, dtype=np.float32) - view.margin) / view.height, -0.25, 1.25)
     uu, vv = u[None, :, None], v[:, None, None]
     w = ref.white
-    white = ((1 - uu) * (1 - vv) * w[0] + uu * (1 - vv) * w[1] + uu * vv * w[2] + (1 - uu) * vv * w[3])
-    span = np.maximum(white - ref.black, 4.0)
-    out = (canvas.astype(np.float32) - ref.black) / span
-    return np.clip(out, 0.0, 1.6).astype(np.float32)
+    small = (1 - uu) * (1 - vv) * w[0] + uu * (1 - vv) * w[1] + uu * vv * w[2] + (1 - uu) * vv * w[3]
+    big = cv2.resize(small.astype(np.float32), (len(u) * step, len(v) * step), interpolation=cv2.INTER_LINEAR)
+    return np.ascontiguousarray(big[:ch, :cw])
+
+
+def normalise(canvas: NDArray[np.uint8], ref: ColourReference, view: CanonicalView) -> FloatImage:
+    """Canvas colours as fractions between printed black (0) and paper white (1), per channel."""
+    black = tuple(float(b) for b in ref.black)
+    span = cv2.subtract(white_field(ref, view), black)
+    span = np.maximum(span, 4.0)
+    out = cv2.divide(cv2.subtract(canvas.astype(np.float32), black), span)
+    return np.asarray(np.clip(out, 0.0, 1.6), np.float32)

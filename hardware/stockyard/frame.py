@@ -83,7 +83,7 @@ def prepare(image: NDArray[np.uint8], view: CanonicalView, sighting: MarkerSight
     for marker_id in CORNER_IDS:
         quad = sighting.corners[marker_id]
         centre = quad.mean(axis=0)
-        paper = centre + (quad - centre) * 1.45  # the marker with its white surround
+        paper = centre + (quad - centre) * 1.7  # the marker with its white surround
         pts = cv2.perspectiveTransform(paper.reshape(1, 4, 2).astype(np.float32), h)[0]
         cv2.fillConvexPoly(markers, np.round(pts).astype(np.int32), 255)
     camera = camera_geometry(np.linalg.inv(h), (img_w, img_h))
