@@ -179,4 +179,5 @@ def build_session(config_path: str | Path | None = None, *, simulate: bool = Fal
     if isinstance(devices.camera, CountingCamera):
         table.follow(session)
     session.start_reader()
+    session.start_camera()
     return session

@@ -68,6 +68,9 @@ class TableSession:
         self._announcements: deque[tuple[int, Line]] = deque(maxlen=20)
         self._said = 0  # running number of announcements, so a reader of view() can tell new from old
         self._device_status: dict[str, str] = {}
+        self._stopping = threading.Event()
+        self._camera_thread: threading.Thread | None = None
+        self._rejected: dict[str, Any] | None = None  # a proposal the table turned down: not offered again
         self._pending: dict[str, Any] | None = None
         self._setup_taps: list[int] = []  # track cards / trains tapped so far at setup
         self._preview_cache: tuple[Any, dict[str, Any] | None] | None = None
@@ -260,6 +263,7 @@ class TableSession:
         with self._lock:
             if self._pending is None:
                 return self._refuse(self._("Nothing to reject."))
+            self._rejected = self._pending["action"]
             self._pending = None
         self._notify()
         return Outcome(True, self._("Proposal dropped: correct it on the screen."), [])
@@ -362,6 +366,7 @@ class TableSession:
         with self._lock:
             if self._game is None:
                 return
+            before = (self._yard, self._pending)
             self._yard = compare_yard(rules.stock_yard(self._game), reading, self._tr)
             if self._yard.unsure is None:
                 self._propose_from_camera(reading)
@@ -371,12 +376,31 @@ class TableSession:
                 self._announce([Line(message, True)])
             elif not message:
                 self._spoken_mismatch = None
-        self._notify()
+            changed = (self._yard, self._pending) != before
+        if changed:  # the camera thread reads every second; the screen redraws only when it matters
+            self._notify()
 
     def check_yard(self) -> None:
         camera = self.devices.camera
         if camera is not None:
             self.on_yard(camera.read_yard())
+
+    def start_camera(self, interval: float = 1.0) -> None:
+        """Read the stock yard in a thread of its own every `interval` seconds (the camera's reader waits for
+        steady frames itself) and post each reading into the session."""
+        if self.devices.camera is None or self._camera_thread is not None:
+            return
+
+        def watch() -> None:
+            while not self._stopping.wait(interval):
+                try:
+                    self.check_yard()
+                except Exception as err:  # noqa: BLE001 - a camera fault is shown, the table goes on
+                    with self._lock:
+                        self._device_status["camera"] = str(err)
+
+        self._camera_thread = threading.Thread(target=watch, name="stock-yard camera", daemon=True)
+        self._camera_thread.start()
 
     # ---- view ----------------------------------------------------------------------------------
 
@@ -400,6 +424,9 @@ class TableSession:
             return self._view()
 
     def close(self) -> None:
+        self._stopping.set()
+        if self._camera_thread is not None:
+            self._camera_thread.join(timeout=5)
         self.devices.close()
 
     # ---- internals -----------------------------------------------------------------------------
@@ -433,6 +460,7 @@ class TableSession:
             return self._refuse(self._("Could not save the action ({error}); nothing changed.").format(error=err))
         self._sources.append(source)
         self._error = None
+        self._rejected = None
         if any(e.get("type") in YARD_EVENTS for e in events):
             self._yard = None  # the yard changed: the last camera reading no longer says anything
             self._spoken_mismatch = None
@@ -472,7 +500,7 @@ class TableSession:
             proposal = propose_bag_draw(game, reading, self._tr)
         else:
             proposal = propose_take(game, reading, self._tr)
-        if proposal is not None:
+        if proposal is not None and proposal["action"] != self._rejected:
             self._pending = proposal
 
     def _yard_message(self) -> str | None:

@@ -95,9 +95,8 @@ def propose_bag_draw(game: Any, reading: YardReading, tr: gettext.NullTranslatio
     action = rules.bag_draw_action(game, counts)
     if action is None:
         return None
-    reason = rules.why_not(game, action)
-    if reason is not None:
-        return {"action": action, "text": tr.gettext(reason), "source": "camera", "invalid": True}
+    if rules.why_not(game, action) is not None:
+        return None  # not a draw the bag allows (nothing arrived yet, or a misread): the difference shows
     text = tr.gettext("Drawn from the bag: {cubes}. Confirm before the events resolve.").format(
         cubes=describe_cubes(counts, tr))
     return {"action": action, "text": text, "source": "camera"}

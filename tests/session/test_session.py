@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,11 @@ def test_a_rejected_proposal_leaves_the_table_to_correct_it(tmp_path: Path) -> N
     count = len(session.game.actions)
     table.controls.press("back")
     assert session.view()["pending"] is None and len(session.game.actions) == count
+    session.check_yard()  # the camera sees the same yard again: the turned-down proposal is not offered again
+    assert session.view()["pending"] is None
+    table.yard.set_yard(iron=yard["iron"] - 2)
+    session.check_yard()  # the yard changed: a new proposal
+    assert session.view()["pending"]["action"]["iron"] == 2
 
 
 def test_unknown_rfid_tag_is_refused_and_spoken(tmp_path: Path) -> None:
@@ -209,6 +215,8 @@ def test_physical_bag_waits_for_the_camera_and_the_table_confirms_before_events(
     assert drawn["iron"] + drawn["stone"] + drawn["coal"] + drawn["event"] == count
     yard = rules.stock_yard(session.game)
     before = len(session.game.actions)
+    session.on_yard(YardReading(**yard))  # the players have not drawn yet: nothing to propose
+    assert (session.view()["pending"] or {}).get("source") != "camera"
     # the players put the goods they drew on the stock yard and the event cubes on the event track
     session.on_yard(YardReading(iron=yard["iron"] + drawn["iron"], stone=yard["stone"] + drawn["stone"],
                                 coal=yard["coal"] + drawn["coal"]))
@@ -352,3 +360,22 @@ def test_setup_by_tapping_track_cards_in_route_order_then_the_trains(tmp_path: P
     last = session.game.actions[-1]
     assert last == {"type": "engine_shed", "trains": shed, "set_aside": 4}
     assert table.journal.sources(session.game_id or 0)[-1] == "rfid"
+
+
+def test_the_camera_thread_posts_readings_and_stops_on_close(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3, follow=False)
+    session = table.session
+    play_until(session, waiting_kind("place"))
+    table.yard.set_yard(**rules.stock_yard(session.game))
+    table.yard.set_yard(coal=rules.stock_yard(session.game)["coal"] + 1)
+    changes: list[dict[str, Any]] = []
+    session.subscribe(changes.append)
+    session.start_camera(interval=0.02)
+    deadline = time.monotonic() + 5
+    while not session.view()["yard"]["differences"] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert session.view()["yard"]["differences"] == {"coal": 1}
+    time.sleep(0.2)  # several more identical readings...
+    assert len(changes) == 1  # ...and the screen was told once
+    session.close()
+    assert not any(t.name == "stock-yard camera" for t in threading.enumerate())
