@@ -215,7 +215,7 @@ def test_physical_bag_waits_for_the_camera_and_the_table_confirms_before_events(
     assert drawn["iron"] + drawn["stone"] + drawn["coal"] + drawn["event"] == count
     yard = rules.stock_yard(session.game)
     before = len(session.game.actions)
-    session.on_yard(YardReading(**yard))  # the players have not drawn yet: nothing to propose
+    session.on_yard(YardReading(iron=yard["iron"], stone=yard["stone"], coal=yard["coal"]))  # nothing drawn yet
     assert (session.view()["pending"] or {}).get("source") != "camera"
     # the players put the goods they drew on the stock yard and the event cubes on the event track
     session.on_yard(YardReading(iron=yard["iron"] + drawn["iron"], stone=yard["stone"] + drawn["stone"],
