@@ -65,7 +65,7 @@ def handle(args: argparse.Namespace) -> int:
 
     def status(message: str) -> None:
         nonlocal connections
-        if "connected" in message:
+        if message.startswith("RFID reader connected"):
             connections += 1
             if connections == 1:  # taps go to stdout; this tells a person (or a script) when to start tapping
                 message = f"listening on {port} ({args.protocol or config.rfid.protocol}); tap a card"

@@ -13,7 +13,7 @@ from hardware.rfid import frame
 from hardware.voice import audio_output_problem
 from tests.devices.audio import duration_and_rms
 from tests.devices.cli import Running, assert_one_clear_line, run_cli
-from tests.devices.ptys import FakeReaderPort
+from tests.devices.ptys import FakeReaderPort, point_link
 
 A, B, C = "0F00A1B2C3", "1A2B3C4D5E", "0102030405"
 # A recording of what a reader sent during a few taps: (seconds since start, bytes). Card A is held for
@@ -49,6 +49,31 @@ def test_recorded_frames_come_out_as_exactly_the_right_taps(port: FakeReaderPort
     replay(port, RECORDING)
     assert listen.finish() == 0
     assert [json.loads(line) for line in listen.stdout.splitlines()] == [{"tag": t} for t in TAPS_IN_RECORDING]
+
+
+def test_listen_survives_the_reader_being_unplugged(tmp_path: Path) -> None:
+    link = tmp_path / "tableassist-rfid"
+    first = FakeReaderPort()
+    point_link(link, first.path)
+    listen = Running("rfid", "listen", "--port", str(link), "--count", "2", "--json", env_home=tmp_path)
+    try:
+        listen.wait_for("listening", stream="stderr")
+        first.write(frame(A))
+        listen.wait_for(A)
+        first.unplug()
+        listen.wait_for("lost", stream="stderr")
+        second = FakeReaderPort()
+        try:
+            point_link(link, second.path)
+            listen.wait_for("RFID reader connected", stream="stderr")
+            second.write(frame(B))
+            assert listen.finish() == 0
+        finally:
+            second.unplug()
+    finally:
+        first.unplug()
+    assert [json.loads(line)["tag"] for line in listen.stdout.splitlines()] == [A, B]
+    assert "Traceback" not in listen.stderr
 
 
 def test_plain_output_is_one_tag_per_line(port: FakeReaderPort, tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ def port() -> Iterator[FakeReaderPort]:
 def start(path: str, collector: Collector, **kwargs: float) -> SerialCardReader:
     reader = SerialCardReader(path, **kwargs)  # type: ignore[arg-type]
     reader.start(collector.taps.put, collector.status.put)
-    collector.wait_status("connected")
+    collector.wait_status("RFID reader connected")
     return reader
 
 
@@ -111,7 +111,7 @@ def test_unplug_is_reported_and_the_replugged_reader_reads_again(tmp_path: Path)
         second = FakeReaderPort()
         try:
             point_link(link, second.path)
-            got.wait_status("connected")
+            got.wait_status("RFID reader connected")
             second.write(frame(OTHER))
             assert got.next_tap() == OTHER
         finally:
@@ -131,7 +131,7 @@ def test_port_that_is_not_there_is_retried_until_it_appears(tmp_path: Path) -> N
         port = FakeReaderPort()
         try:
             point_link(link, port.path)
-            got.wait_status("connected")
+            got.wait_status("RFID reader connected")
             port.write(frame(CARD))
             assert got.next_tap() == CARD
         finally:
@@ -153,7 +153,7 @@ def test_a_failing_tap_handler_does_not_stop_the_reader(port: FakeReaderPort) ->
     reader = SerialCardReader(port.path)
     reader.start(handler, got.status.put)
     try:
-        got.wait_status("connected")
+        got.wait_status("RFID reader connected")
         port.write(frame(CARD))
         assert "session busy" in got.wait_status("handler failed")
         port.write(frame(OTHER))
@@ -167,7 +167,7 @@ def test_line_protocol_over_the_port(port: FakeReaderPort) -> None:
     reader = SerialCardReader(port.path, protocol="line")
     reader.start(got.taps.put, got.status.put)
     try:
-        got.wait_status("connected")
+        got.wait_status("RFID reader connected")
         port.write(b"0f00a1b2c3\r\n")
         assert got.next_tap() == CARD
     finally:
