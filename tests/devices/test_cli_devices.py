@@ -18,13 +18,13 @@ from tests.devices.ptys import FakeReaderPort, point_link
 A, B, C = "0F00A1B2C3", "1A2B3C4D5E", "0102030405"
 # A recording of what a reader sent during a few taps: (seconds since start, bytes). Card A is held for
 # 0.6 s (repeats every 0.1 s: one tap), a frame of B arrives in two pieces, line noise and a frame with a
-# bad checksum come between, A comes back 1.3 s after its last frame (a new tap), then C with CR LF.
+# bad checksum come between, A comes back 1.7 s after its last frame (a new tap), then C with CR LF.
 RECORDING: list[tuple[float, bytes]] = (
     [(0.1 * i, frame(A)) for i in range(7)]
     + [(0.9, b"\xff\x00\x7f" + frame(B)[:6]), (1.0, frame(B)[6:])]
     + [(1.2, b"\x020F00A1B2C3DE\x03"), (1.3, b"\x02\x02junk")]
-    + [(1.9, frame(A)), (2.0, frame(A))]
-    + [(2.3, frame(C, crlf=True))]
+    + [(2.3, frame(A)), (2.4, frame(A))]
+    + [(2.7, frame(C, crlf=True))]
 )
 TAPS_IN_RECORDING = [A, B, A, C]
 
