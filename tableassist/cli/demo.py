@@ -193,7 +193,7 @@ class Demo:
         if line.topic in ("labourer_placed", "passed", "cubes_drawn", "phase_changed", "contract_revealed"):
             return  # shown on the screen; on stdout they would drown the story
         marker = "!" if line.urgent else " "
-        print(f"{marker} {line.text}", flush=False)
+        print(f"{marker} {line.text}", flush=True)
 
     def _snapshot(self, moment: str) -> None:
         if not self.screenshots:
@@ -240,12 +240,23 @@ class Demo:
             n=len(wavs), dir=self.out, checks=self.yard_checks, mismatches=self.mismatches))
 
 
+# How keen a simulated player is on each kind of choice (unlisted: 1). Keen builders make a livelier demo.
+KEEN = {"build": 6.0, "buy_train": 3.0, "play_contract": 2.0, "take_contract": 2.0, "pass": 0.5, "idle": 0.3,
+        "decline": 0.3}
+KEEN_AREAS = {"A": 2.0, "B": 2.0, "D": 2.0, "E": 2.5, "F": 1.5, "C": 1.0, "G": 1.0}
+
+
 def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A simulated player's choice: random, but keen on doing something rather than passing."""
-    active = [a for a in legal if a.get("type") not in ("pass", "idle", "decline")]
-    if active and rng.random() < 0.7:
-        return rng.choice(active)
-    return rng.choice(legal)
+    """A simulated player's choice: random among the legal ones, weighted towards building and scoring."""
+    weights = []
+    for action in legal:
+        weight = KEEN.get(str(action.get("type")), 1.0)
+        if action.get("type") == "place":
+            weight *= KEEN_AREAS.get(str(action.get("area")), 1.0)
+        if action.get("type") in ("stock_yard", "works"):  # take as much as allowed
+            weight *= 1 + sum(int(action.get(k, 0)) for k in ("iron", "stone", "coal", "steel"))
+        weights.append(weight)
+    return rng.choices(legal, weights=weights)[0]
 
 
 class _PickedVoice:

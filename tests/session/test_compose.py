@@ -43,6 +43,7 @@ def test_a_config_without_voice_and_in_german(tmp_path: Path) -> None:
     assert session.devices.voice is None and session.language == "de"
     session.new_game(["Ann", "Ben"], ["green", "blue"], seed=4)
     assert session.view()["announcements"][0]["text"].startswith("Neues Spiel")
+    session.close()
 
 
 def test_a_broken_owner_override_is_one_clear_error(tmp_path: Path, own_config_dir: Path) -> None:

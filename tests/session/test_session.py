@@ -370,7 +370,9 @@ def test_the_camera_thread_posts_readings_and_stops_on_close(tmp_path: Path) -> 
     table.yard.set_yard(coal=rules.stock_yard(session.game)["coal"] + 1)
     changes: list[dict[str, Any]] = []
     session.subscribe(changes.append)
+    watchers_before = sum(t.name == "stock-yard camera" for t in threading.enumerate())
     session.start_camera(interval=0.02)
+    assert sum(t.name == "stock-yard camera" for t in threading.enumerate()) == watchers_before + 1
     deadline = time.monotonic() + 5
     while not session.view()["yard"]["differences"] and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -378,4 +380,4 @@ def test_the_camera_thread_posts_readings_and_stops_on_close(tmp_path: Path) -> 
     time.sleep(0.2)  # several more identical readings...
     assert len(changes) == 1  # ...and the screen was told once
     session.close()
-    assert not any(t.name == "stock-yard camera" for t in threading.enumerate())
+    assert sum(t.name == "stock-yard camera" for t in threading.enumerate()) == watchers_before
