@@ -169,9 +169,21 @@ def buildable_stations(ctx: Ctx) -> list[int]:
     return out
 
 
+WORK_RATE_MARKERS = 2  # game markers on the two work-rate tracks
+
+
+def game_markers_left(ctx: Ctx) -> int:
+    """Spare game markers ('Put the other 6 Game markers with the general supply') not yet on a station."""
+    spare = ctx.comps.raw["pieces"]["game_markers"] - WORK_RATE_MARKERS
+    return spare - sum(1 for st in ctx.state.stations if st.completed_by_event)
+
+
 def complete_station_by_event(ctx: Ctx) -> str | None:
-    """Game marker on the first station with an unbuilt building site; its rubble goes to the supply."""
+    """Game marker on the first station with an unbuilt building site; its rubble goes to the supply.
+    None when every station is complete or no spare game marker is left."""
     s = ctx.state
+    if game_markers_left(ctx) <= 0:
+        return None
     for i, st in enumerate(s.stations):
         if i == 0 or st.completed_by_event:
             continue

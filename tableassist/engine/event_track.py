@@ -63,10 +63,13 @@ def resolve(ctx: Ctx, space: int, kind: str) -> Flow[None]:
             s.end_trigger, s.last_round = "event", s.round + 1
             ctx.emit("game_end_triggered", by="event", last_round=s.last_round)
     elif kind == "complete_station":
+        no_marker = board.game_markers_left(ctx) <= 0
         station = board.complete_station_by_event(ctx)
-        ctx.emit("event_resolved", space=space, kind=kind, station=station,
-                 summary=f"{ctx.state.stations[s.station_index(station)].name} completed" if station
-                 else "every station is complete")
+        if station:
+            summary = f"{ctx.state.stations[s.station_index(station)].name} completed"
+        else:
+            summary = "no game marker left to complete a station" if no_marker else "every station is complete"
+        ctx.emit("event_resolved", space=space, kind=kind, station=station, summary=summary)
     elif kind == "trains_available":
         s.trains_available = True
         ctx.emit("trains_available")

@@ -12,6 +12,9 @@ from tableassist.engine.setup import Setup
 from tableassist.engine.state import GameState
 
 PAY_KEYS = ("stone", "steel", "iron", "rubble")
+# Cube counts a caller may leave out (meaning none of that kind).
+COUNT_KEYS = {"stock_yard": ("iron", "stone", "coal"), "take_cubes": ("iron", "stone", "coal"),
+              "works": ("steel", "stone")}
 
 
 def _copy(value: Any) -> Any:
@@ -23,10 +26,14 @@ def _copy(value: Any) -> Any:
 
 
 def normalize(action: Action) -> Action:
-    """Fill what a caller may leave out: missing payment kinds are 0, a surveyor placement needs no space."""
+    """Fill what a caller may leave out: missing payment kinds and cube counts are 0, a surveyor placement needs
+    no space."""
     if not isinstance(action, dict):
         return action
     out = _copy(action)
+    counts = COUNT_KEYS.get(out.get("type"))
+    if counts:
+        out.update({k: 0 for k in counts if k not in out})
     pay = out.get("pay")
     if isinstance(pay, dict):
         out["pay"] = {k: pay.get(k, 0) for k in PAY_KEYS} | {k: v for k, v in pay.items() if k not in PAY_KEYS}

@@ -206,8 +206,17 @@ def end_of_round(ctx: Ctx) -> Flow[None]:
     yield from check_weather(ctx)
     yield from event_track.restock(ctx)
     if not s.extra_build_open and board.rubble_left(ctx) == 0:
-        s.extra_build_open = True
-        ctx.emit("extra_build_area_opened", train=s.set_aside)
+        open_extra_build_area(ctx)
+
+
+def open_extra_build_area(ctx: Ctx) -> None:
+    """The set-aside train card covers Excavation: 'provides an extra Build action space in position B' (one
+    space in the English, German and Spanish texts; the component data may say otherwise for a real card)."""
+    s = ctx.state
+    s.extra_build_open = True
+    s.spaces["B"] = ctx.comps.raw["trains"].get("extra_build_spaces", 1)
+    s.placed["B"] = [None] * s.spaces["B"]
+    ctx.emit("extra_build_area_opened", train=s.set_aside)
 
 
 def restock_site_office(ctx: Ctx) -> Flow[None]:

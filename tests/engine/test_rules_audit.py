@@ -1,0 +1,80 @@
+"""Findings of the rules audit (issue 2): each test quotes the sentence the engine did not follow before."""
+
+from __future__ import annotations
+
+from .helpers import Table
+from .test_end_of_round import resolve_event
+
+ROUTE3 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+
+
+def clear_all_rubble(t: Table) -> None:
+    s = t.state
+    for space, _, _ in t.game._ctx.dig_order:
+        s.rubble_supply += space.rubble
+        space.rubble = 0
+    t.refresh()
+
+
+def test_extra_build_area_is_one_build_space() -> None:
+    """'This card now replaces the Excavate Action Area and provides an extra Build action space in position B'
+    (German: 'eine weitere Aktion „Bauen“ im Bereich B'; Spanish: 'un espacio de acción de construcción
+    adicional'): one space, not as many as Excavation had."""
+    t = Table(4, aside=4)  # 4 players: Excavation has 3 spaces
+    assert t.state.spaces["B"] == 3
+    clear_all_rubble(t)
+    t.place(*[("G", i) for i in range(1, 9)])
+    t.finish_round()
+    assert t.state.extra_build_open
+    assert t.state.spaces["B"] == 1 and t.state.placed["B"] == [None]
+    assert t.game.why_not({"type": "place", "player": t.waiting.player, "area": "B", "space": 2}) == \
+        "Area B has spaces 1 to 1."
+    assert [a for a in t.game.legal_actions() if a.get("area") == "B"] == \
+        [{"type": "place", "player": t.waiting.player, "area": "B", "space": 1}]
+
+
+def test_extra_build_area_space_count_comes_from_the_component_data() -> None:
+    """An owner whose train card shows another number of spaces corrects it in the component override."""
+    from tableassist.engine import components as comp
+
+    raw = comp.default().raw
+    t = Table(4, aside=4)  # Excavation: 3 spaces
+    t.game._ctx.comps = comp.build({**raw, "trains": {**raw["trains"], "extra_build_spaces": 2}})
+    clear_all_rubble(t)
+    t.place(*[("G", i) for i in range(1, 9)])
+    t.finish_round()
+    assert t.state.spaces["B"] == 2 and t.state.placed["B"] == [None, None]
+
+
+def test_complete_station_needs_a_game_marker() -> None:
+    """'Put a Game marker on each of the 2 dots on the Work Rate tracks. Put the other 6 Game markers with the
+    general supply' and 'Complete a Station immediately: Put one of the Game markers on to the first Station':
+    once the six spare game markers are on stations, the event has no marker to put down."""
+    t = Table(5, route=list(range(1, 15)))
+    stations = t.state.stations
+    assert len(stations) - 1 == 8  # 5 players: 8 stations after Llanberis, but only 6 spare game markers
+    for st in stations[1:7]:
+        st.completed_by_event = True
+        for site in st.excavation:
+            t.state.rubble_supply += site.rubble
+            site.rubble = 0
+    events = resolve_event(t, "complete_station")
+    assert t.of(events, "station_completed_by_event") == []
+    assert not stations[7].completed_by_event and stations[7].excavation[0].rubble > 0
+    resolved = t.of(events, "event_resolved")[0]
+    assert resolved["station"] is None and resolved["summary"] == "no game marker left to complete a station"
+
+
+def test_stock_yard_and_works_counts_left_out_are_zero() -> None:
+    """The API's cube counts: a stock-yard or works action that leaves a kind out takes / makes none of it."""
+    t = Table(3)
+    t.give(1, iron=3)
+    t.place(("A", 1), ("C", 1), ("G", 1), ("G", 2), ("G", 3), ("G", 4))
+    t.run_to("stock_yard")
+    assert t.game.why_not({"type": "stock_yard", "player": 0, "iron": 3}) is None
+    t.apply({"type": "stock_yard", "player": 0, "iron": 3})
+    assert t.state.players[0].iron == 3
+    t.run_to("works")
+    assert t.game.why_not({"type": "works", "player": 1, "steel": 1}) is None
+    t.apply({"type": "works", "player": 1, "steel": 1})
+    assert t.state.players[1].steel == 1 and t.state.players[1].iron == 0
