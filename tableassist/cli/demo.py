@@ -71,16 +71,8 @@ class Demo:
         self.out = out
         self.tr = translator(language)
         self.table = SimulatedTable()
+        self.rendered = rendered
         self.camera: Any = CountingCamera(self.table)
-        self.camera_note = self._("camera: counts passed through ({reason})").format(reason="--camera counts")
-        if rendered:
-            try:
-                from tableassist.compose import RenderedYardCamera
-
-                self.camera = RenderedYardCamera(self.table, seed=3)
-                self.camera_note = self._("camera: rendered stock yard, read by the stock-yard reader")
-            except ImportError as err:  # vision not installed here: the session runs, counts come direct
-                self.camera_note = self._("camera: counts passed through ({reason})").format(reason=err)
         self.voice = RecordingVoice(out, urgent_only=True, language=language)
         self.controls = SimulatedControls()
         self.picked = _PickedVoice(self.voice)
@@ -98,6 +90,20 @@ class Demo:
     def _(self, message: str) -> str:
         return self.tr.gettext(message)
 
+    def _attach_camera(self) -> str:
+        """The rendered camera is calibrated on a rendered empty yard (a fraction of a second): done once the
+        game is journalled, so a demo killed early still leaves a game to resume."""
+        if not self.rendered:
+            return self._("camera: counts passed through ({reason})").format(reason="--camera counts")
+        try:
+            from tableassist.compose import RenderedYardCamera
+
+            self.camera = RenderedYardCamera(self.table, seed=3)
+        except ImportError as err:  # vision not installed here: the session runs, counts come direct
+            return self._("camera: counts passed through ({reason})").format(reason=err)
+        self.session.devices.camera = self.camera
+        return self._("camera: rendered stock yard, read by the stock-yard reader")
+
     def close(self) -> None:
         self.voice.close()
         self.session.journal.close()
@@ -106,13 +112,15 @@ class Demo:
 
     def run(self, players: int, seed: int, resume: str | None) -> None:
         session = self.session
-        print(self._("Demo on simulated devices; {camera}.").format(camera=self.camera_note))
-        if resume:
+        if resume and not (resume == "latest" and not session.games()):
             game_id = session.resume(resume)
             print(self._("Resuming game {game} at action {n}.").format(game=game_id, n=len(session.game.actions)))
         else:
+            if resume:  # killed before its game was journalled: there is nothing to resume, so begin
+                print(self._("No game to resume in the journal: starting one."))
             game_id = session.new_game(NAMES[:players], COLOURS[:players], "digital", seed=seed,
                                        solo_train=1 if players == 1 else None)
+        print(self._("Demo on simulated devices; {camera}.").format(camera=self._attach_camera()))
         print(self._("Journal: {db} (game {game}).").format(db=self.db, game=game_id))
         self.table.follow(session)
         from tableassist.session import rules

@@ -138,8 +138,17 @@ def test_replay_of_a_broken_file_is_one_line(tmp_path: Path) -> None:
 def test_demo_refuses_a_bad_player_count(tmp_path: Path) -> None:
     result = tableassist("--db", str(tmp_path / "db.sqlite3"), "demo", "--players", "7")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
-    result = tableassist("--db", str(tmp_path / "db.sqlite3"), "demo", "--resume", "latest")
-    assert result.returncode == 2 and "no game" in result.stderr
+    result = tableassist("--db", str(tmp_path / "db.sqlite3"), "demo", "--resume", "42")
+    assert result.returncode == 2 and "no game 42" in result.stderr
+
+
+def test_resume_latest_with_nothing_journalled_yet_starts_a_game(tmp_path: Path) -> None:
+    """A demo killed before its game reached the journal still ends in a finished game after --resume latest."""
+    result = tableassist("--db", str(tmp_path / "db.sqlite3"), "demo", "--resume", "latest", *DEMO_FAST,
+                         "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert "No game to resume" in result.stdout and "Winner: " in result.stdout
+    assert journal_of(tmp_path / "db.sqlite3")[1]
 
 
 @pytest.mark.slow
