@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -231,3 +232,54 @@ def test_narration_on_stdout_while_lines_are_written(tmp_path: Path) -> None:
     files, _, printed = lines[-1].split()
     assert files == "150"
     assert lines[:-1] == [f"narration {n}" for n in range(int(printed))]
+
+
+def fake_sound_card(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, fails: bool = False) -> tuple[Path, Path]:
+    """A playback device node and an `aplay` that keeps what it is given: a build machine has no speaker."""
+    snd = tmp_path / "snd"
+    snd.mkdir()
+    (snd / "pcmC0D0p").touch()
+    played = tmp_path / "played"
+    played.mkdir()
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    aplay = bin_dir / "aplay"
+    if fails:
+        aplay.write_text("#!/bin/sh\necho 'aplay: main:831: audio open error: Device or resource busy' >&2\nexit 1\n")
+    else:
+        aplay.write_text(f'#!/bin/sh\nn=$(ls {played} | wc -l)\ncp "$2" "{played}/$(printf %03d "$n").wav"\n')
+    aplay.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    return snd, played
+
+
+def test_speaker_renders_and_plays_each_line_urgent_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    snd, played = fake_sound_card(tmp_path, monkeypatch)
+    warnings: list[str] = []
+    voice = SpeakerVoice(language="de", volume=1.0, on_warning=warnings.append, sound_dir=snd)
+    voice.set_muted(True)
+    voice.say("Das hört niemand.")
+    voice.set_muted(False)
+    voice.say("Grün setzt einen Arbeiter auf den Lagerplatz.")
+    voice.say("Ereignis: Wartung!", urgent=True)
+    assert voice.flush(30)
+    voice.close()
+    assert warnings == []
+    files = sorted(played.iterdir())
+    assert len(files) == 2
+    # The chatter line may already be playing when the urgent one arrives, so only the set is fixed;
+    # each file is real, audible speech of its line's length.
+    lengths = sorted(duration_and_rms(f)[0] for f in files)
+    assert lengths[0] > 0.8 and lengths[1] > 2.0
+    assert all(duration_and_rms(f)[1] > LOUD_ENOUGH for f in files)
+
+
+def test_speaker_whose_player_fails_warns_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    snd, _ = fake_sound_card(tmp_path, monkeypatch, fails=True)
+    warnings: list[str] = []
+    voice = SpeakerVoice(on_warning=warnings.append, sound_dir=snd)
+    for text in ("one", "two", "three"):
+        voice.say(text)
+    assert voice.flush(30)
+    voice.close()
+    assert warnings == ["the voice is silent: aplay: main:831: audio open error: Device or resource busy"]
