@@ -77,7 +77,7 @@ def default_artwork(width: int, height: int, rng: np.random.Generator) -> Image:
     # Mostly brightness mottling with a little colour, like printed landscape artwork.
     small = (height // 16 + 2, width // 16 + 2)
     noise = rng.normal(0, 1, (*small, 1)) * 16 + rng.normal(0, 1, (*small, 3)) * 7
-    noise = cv2.resize(noise.astype(np.float32), (width, height), interpolation=cv2.INTER_CUBIC)
+    noise = np.asarray(cv2.resize(noise.astype(np.float32), (width, height), interpolation=cv2.INTER_CUBIC))
     art = base + noise
     fine = rng.normal(0, 6, (height, width, 1)).astype(np.float32)
     art = art + fine
@@ -93,7 +93,7 @@ def default_artwork(width: int, height: int, rng: np.random.Generator) -> Image:
         else:
             cv2.line(img, (x, y), (int(rng.integers(0, width)), int(rng.integers(0, height))), colour,
                      int(rng.integers(3, 14)), cv2.LINE_AA)
-    return cv2.GaussianBlur(img, (0, 0), 1.2)
+    return np.asarray(cv2.GaussianBlur(img, (0, 0), 1.2), np.uint8)
 
 
 def _yard_origin_mm(scene: YardScene) -> tuple[float, float]:
@@ -111,7 +111,7 @@ def board_texture(scene: YardScene) -> Image:
     if scene.board is None:
         tex = default_artwork(width, height, rng)
     else:
-        tex = cv2.resize(scene.board, (width, height), interpolation=cv2.INTER_AREA)
+        tex = np.asarray(cv2.resize(scene.board, (width, height), interpolation=cv2.INTER_AREA), np.uint8)
     tex = tex.copy()
     ox, oy = _yard_origin_mm(scene)
     # The printed yard: a frame line, as boards have.
@@ -162,7 +162,7 @@ def _shadows(tex: Image, scene: YardScene) -> None:
         pts = cv2.boxPoints(rect).astype(np.int32)
         cv2.fillConvexPoly(shade, pts, 1.0, cv2.LINE_AA)
     sigma = scene.cube_mm * 0.18 * ppm
-    shade = cv2.GaussianBlur(shade, (0, 0), sigma)
+    shade = np.asarray(cv2.GaussianBlur(shade, (0, 0), sigma), np.float32)
     factor = 1.0 - 0.45 * np.clip(shade, 0, 1)
     tex[:] = np.clip(tex.astype(np.float32) * factor[:, :, None], 0, 255).astype(np.uint8)
 
@@ -207,8 +207,8 @@ def render(scene: YardScene) -> Image:
     plane = k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
     h = plane @ tex_to_mm
     cam = scene.camera
-    frame = cv2.warpPerspective(tex, h, (cam.width, cam.height), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_CONSTANT, borderValue=(70, 95, 125))
+    frame = np.asarray(cv2.warpPerspective(tex, h, (cam.width, cam.height), flags=cv2.INTER_LINEAR,
+                                           borderMode=cv2.BORDER_CONSTANT, borderValue=(70, 95, 125)), np.uint8)
     _draw_cubes(frame, scene, centre)
     return frame
 

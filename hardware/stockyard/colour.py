@@ -54,7 +54,7 @@ def _sample(image: NDArray[np.uint8], points: NDArray[np.float32]) -> NDArray[np
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
             acc += image[xy[:, 1] + dy, xy[:, 0] + dx].astype(np.float32)
-    return acc / 9
+    return np.asarray(acc / 9, np.float32)
 
 
 def measure_reference(image: NDArray[np.uint8], sighting: MarkerSighting) -> ColourReference:
@@ -91,8 +91,7 @@ def white_field(ref: ColourReference, view: CanonicalView, step: int = 8) -> Flo
 
 def normalise(canvas: NDArray[np.uint8], ref: ColourReference, view: CanonicalView) -> FloatImage:
     """Canvas colours as fractions between printed black (0) and paper white (1), per channel."""
-    black = tuple(float(b) for b in ref.black)
-    span = cv2.subtract(white_field(ref, view), black)
-    span = np.maximum(span, 4.0)
-    out = cv2.divide(cv2.subtract(canvas.astype(np.float32), black), span)
+    black = ref.black.reshape(1, 1, 3)
+    span = np.maximum(white_field(ref, view) - black, 4.0)
+    out = (canvas.astype(np.float32) - black) / span
     return np.asarray(np.clip(out, 0.0, 1.6), np.float32)

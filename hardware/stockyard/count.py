@@ -215,7 +215,8 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
         warmth = pixels[:, 2] - pixels[:, 0]
         features = np.column_stack([xs / side, ys / side, 2.5 * lum, 2.5 * warmth]).astype(np.float32)
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
-        _, found, _ = cv2.kmeans(features, n, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+        best = np.zeros((len(features), 1), np.int32)
+        _, found, _ = cv2.kmeans(features, n, best, criteria, 3, cv2.KMEANS_PP_CENTERS)
         labels = found.ravel().astype(np.int32)
     # Colour from the blob's core: its rim mixes in the board (and the cube's shadow on it).
     padded = cv2.copyMakeBorder(blob.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)

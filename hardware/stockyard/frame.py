@@ -68,7 +68,7 @@ def prepare(image: NDArray[np.uint8], view: CanonicalView, sighting: MarkerSight
     # Warping samples, it does not average: shrink big yards first so noise is averaged, not aliased.
     yard_px = float(np.linalg.norm(sighting.centres()[1] - sighting.centres()[0]))
     if yard_px > 2.4 * view.width:
-        source = cv2.pyrDown(image)
+        source = np.asarray(cv2.pyrDown(image), np.uint8)
         up = np.array([[2, 0, 0.5], [0, 2, 0.5], [0, 0, 1]], dtype=np.float64)  # half-size → full-size pixel
         source_h = h @ up
     canvas = np.asarray(cv2.warpPerspective(source, source_h, view.size, flags=cv2.INTER_LINEAR,
@@ -86,5 +86,5 @@ def prepare(image: NDArray[np.uint8], view: CanonicalView, sighting: MarkerSight
         paper = centre + (quad - centre) * 1.7  # the marker with its white surround
         pts = cv2.perspectiveTransform(paper.reshape(1, 4, 2).astype(np.float32), h)[0]
         cv2.fillConvexPoly(markers, np.round(pts).astype(np.int32), 255)
-    camera = camera_geometry(np.linalg.inv(h), (img_w, img_h))
+    camera = camera_geometry(np.asarray(np.linalg.inv(h), np.float64), (img_w, img_h))
     return PreparedFrame(canvas, colours, valid, markers, view, h, camera, reference, sighting)

@@ -70,7 +70,8 @@ def find_markers(gray: NDArray[np.uint8]) -> MarkerSighting:
     """Detect on a half-size image first (fast); fall back to full size when a marker is missing."""
     found: dict[int, Points] = {}
     if min(gray.shape[:2]) >= 480:
-        small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        small = np.asarray(cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA),
+                           np.uint8)
         found = _detect(small, scale=2.0)
     if len(found) < 4:
         full = _detect(gray, scale=1.0)

@@ -80,7 +80,6 @@ def load_profile(directory: Path) -> YardProfile:
     expected = (view.size[1], view.size[0])
     if meta.get("format") != FORMAT or colours.shape[:2] != expected or valid.shape != expected:
         raise UserError(f"the stock-yard calibration in {directory} does not fit this version: calibrate again")
-    preview = cv2.imread(str(directory / PREVIEW_FILE))
-    if preview is None:
-        preview = np.clip(colours * 255, 0, 255).astype(np.uint8)
+    stored = cv2.imread(str(directory / PREVIEW_FILE))
+    preview = np.clip(colours * 255, 0, 255).astype(np.uint8) if stored is None else np.asarray(stored, np.uint8)
     return YardProfile(view, colours, valid, preview)

@@ -17,6 +17,11 @@ from hardware.stockyard.segment import evidence, foreground, match_gain
 from tableassist.ports import YardReading
 
 
+def _with_counts(counts: dict[str, int], confidence: float, unsure: str | None = None) -> YardReading:
+    return YardReading(iron=counts["iron"], stone=counts["stone"], coal=counts["coal"], event=counts["event"],
+                       confidence=confidence, unsure=unsure)
+
+
 class FrameSource:
     """What the yard reader needs of a camera (hardware.camera's cameras all fit)."""
 
@@ -51,13 +56,14 @@ class YardReader:
             return FrameReading(YardReading(confidence=0.0, unsure=str(err)))
         if frame.reference.contrast() < 25:
             return FrameReading(YardReading(confidence=0.0, unsure="too dark to read the stock yard"), frame=frame)
-        allowed = cv2.bitwise_and(cv2.bitwise_and(frame.valid, self.profile.valid), cv2.bitwise_not(frame.markers))
+        allowed = np.asarray(cv2.bitwise_and(cv2.bitwise_and(frame.valid, self.profile.valid),
+                                             cv2.bitwise_not(frame.markers)), np.uint8)
         colours = match_gain(smooth(frame.colours), self.profile.colours, allowed)
         score = evidence(colours, self.profile.colours)
         mask = foreground(score, allowed)
         # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
         inner = cv2.erode(frame.valid, np.ones((9, 9), np.uint8))
-        edge = cv2.bitwise_and(frame.valid, cv2.bitwise_not(inner))
+        edge = np.asarray(cv2.bitwise_and(frame.valid, cv2.bitwise_not(inner)), np.uint8)
         count = count_cubes(mask, frame.colours, frame.camera, edge, self._yard_area, float(view.width))
         c = count.counts()
         reading = YardReading(iron=c["iron"], stone=c["stone"], coal=c["coal"], event=c["event"],
@@ -82,7 +88,7 @@ class Stabiliser:
         if any(r.unsure for r in self._recent) or any(r.counts() != first.counts() for r in self._recent):
             return None
         confidence = min(r.confidence for r in self._recent)
-        return YardReading(**first.counts(), confidence=confidence)
+        return _with_counts(first.counts(), confidence=confidence)
 
     def reset(self) -> None:
         self._recent.clear()
@@ -110,7 +116,7 @@ class CameraYardReader:
                 return steady
         assert last is not None
         reason = last.unsure or "the count changed from frame to frame"
-        return YardReading(**last.counts(), confidence=min(last.confidence, 0.3), unsure=reason)
+        return _with_counts(last.counts(), confidence=min(last.confidence, 0.3), unsure=reason)
 
     def close(self) -> None:
         self.camera.close()

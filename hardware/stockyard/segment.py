@@ -102,7 +102,7 @@ def foreground(score: NDArray[np.float32], allowed: Mask) -> Mask:
     keep = np.zeros(count, bool)
     keep[np.unique(labels[strong])] = True
     keep[0] = False
-    mask = (keep[labels]).astype(np.uint8) * 255
+    mask = keep[labels].astype(np.uint8) * 255
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
     return fill_holes(mask)
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
 from typing import Any
 
 from tableassist.errors import UserError
@@ -12,8 +15,73 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     parser = commands.add_parser(
         "vision", parents=[common], help="stock-yard camera: marker sheet, calibration, cube counts"
     )
+    actions = parser.add_subparsers(dest="vision_command", metavar="ACTION", parser_class=type(parser))
+    actions.required = True
+    markers = actions.add_parser("markers", parents=[common], help="write the printable marker sheet (PNG and PDF)")
+    markers.add_argument("--out", required=True, type=Path, metavar="FILE",
+                         help="where to write; both FILE.png and FILE.pdf are written")
+    calibrate = actions.add_parser("calibrate", parents=[common],
+                                   help="build the empty-yard profile from a photo of the empty stock yard")
+    calibrate.add_argument("image", type=Path, metavar="EMPTY_IMAGE")
+    calibrate.add_argument("--out", required=True, type=Path, metavar="DIR")
+    count = actions.add_parser("count", parents=[common], help="count the cubes on the stock yard in images")
+    count.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    count.add_argument("--calibration", required=True, type=Path, metavar="DIR")
+    count.add_argument("--json", action="store_true", help="one JSON object per line (the default output too)")
+    count.add_argument("--debug", type=Path, metavar="DIR",
+                       help="write the warped yard with each cube outlined in its class colour, one PNG per image")
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
-    raise UserError("not built yet")
+    if args.vision_command == "markers":
+        from calibration.vision import write_marker_sheet
+
+        for path in write_marker_sheet(args.out):
+            print(path)
+        return 0
+    if args.vision_command == "calibrate":
+        from calibration.vision import calibrate
+
+        profile = calibrate(args.image, args.out)
+        print(f"stock-yard profile written to {args.out} ({profile.view.width}×{profile.view.height} view)")
+        return 0
+    return _count(args)
+
+
+def _count(args: argparse.Namespace) -> int:
+    import cv2
+
+    from calibration.vision import read_image
+    from hardware.stockyard import YardReader, load_profile
+    from hardware.stockyard.debug import debug_view
+
+    reader = YardReader(load_profile(args.calibration))
+    if args.debug is not None:
+        try:
+            args.debug.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UserError(f"cannot create the debug folder {args.debug}: {err.strerror or err}") from err
+    failed = 0
+    for index, path in enumerate(args.images):
+        try:
+            image = read_image(path)
+        except UserError as err:
+            print(f"tableassist vision: {err}", file=sys.stderr)
+            failed += 1
+            continue
+        result = reader.read(image)
+        reading = result.reading
+        if result.frame is None:  # not all four markers: no geometry, so no count at all
+            print(f"tableassist vision: {path}: {reading.unsure}", file=sys.stderr)
+            failed += 1
+            continue
+        record: dict[str, Any] = {"image": str(path), **reading.counts(), "confidence": reading.confidence}
+        if reading.unsure:
+            record["unsure"] = reading.unsure
+        print(json.dumps(record), flush=True)
+        if args.debug is not None:
+            view = debug_view(result)
+            if view is not None:
+                cv2.imwrite(str(args.debug / f"{index:03d}-{path.stem}.png"), view)
+    return 1 if failed else 0
