@@ -22,12 +22,15 @@ def playable(ctx: Ctx, player: int, letter: str) -> list[int]:
 
 def window(ctx: Ctx, area: str) -> Flow[None]:
     """Before an area resolves: in turn order from the start player, each plays any number of that letter's
-    contracts, then passes. Players with nothing to play are skipped (they could only pass)."""
+    contracts (at most `contracts_per_window` with that option), then passes. Players with nothing to play are
+    skipped (they could only pass)."""
     s = ctx.state
+    limit = ctx.setup.options.contracts_per_window
     for player in ctx.turn_order():
+        plays = 0
         while True:
             cards = playable(ctx, player, area)
-            if not cards:
+            if not cards or (limit is not None and plays >= limit):
                 break
 
             def options(player: int = player) -> list[Action]:
@@ -47,6 +50,7 @@ def window(ctx: Ctx, area: str) -> Flow[None]:
             if action["type"] == "pass":
                 ctx.emit("passed", player=player, area=area)
                 break
+            plays += 1
             yield from play(ctx, player, action["contract"], area)
         if s.contracts_closed:
             return

@@ -17,13 +17,17 @@ class Options:
     tie_rule: "last_in_turn_order" (English online rules) or "shared" (German print, Spanish).
     fog_blocks: None = fog blocks every space of Excavation (B) and Lay Track (D), as the rules say;
     k = fog blocks only spaces 1..k of each (the "thin fog" house rule; 0 = fog blocks nothing).
+    contracts_per_window: None = each player plays any number of cards before an area ("one or more": English,
+    German online); k = at most k per player and area (German print edition: "genau eine", k = 1).
     """
 
     tie_rule: str = "last_in_turn_order"
     fog_blocks: int | None = None
+    contracts_per_window: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"tie_rule": self.tie_rule, "fog_blocks": self.fog_blocks}
+        return {"tie_rule": self.tie_rule, "fog_blocks": self.fog_blocks,
+                "contracts_per_window": self.contracts_per_window}
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,8 @@ class Setup:
             return f"The tie rule must be one of {', '.join(TIE_RULES)}."
         if self.options.fog_blocks is not None and self.options.fog_blocks < 0:
             return "Fog cannot block a negative number of spaces."
+        if self.options.contracts_per_window is not None and self.options.contracts_per_window < 1:
+            return "At least one contract per area must be playable."
         if n == 1:
             if self.solo_train not in self.comps.trains:
                 return "A solo game needs its train: a number from 1 to 7."
@@ -91,7 +97,8 @@ class Setup:
             players=list(obj["players"]),
             colours=list(obj["colours"]) if obj.get("colours") else None,
             options=Options(tie_rule=options.get("tie_rule", "last_in_turn_order"),
-                            fog_blocks=options.get("fog_blocks")),
+                            fog_blocks=options.get("fog_blocks"),
+                            contracts_per_window=options.get("contracts_per_window")),
             solo_train=obj.get("solo_train"),
             components=components,
         )

@@ -78,3 +78,30 @@ def test_stock_yard_and_works_counts_left_out_are_zero() -> None:
     assert t.game.why_not({"type": "works", "player": 1, "steel": 1}) is None
     t.apply({"type": "works", "player": 1, "steel": 1})
     assert t.state.players[1].steel == 1 and t.state.players[1].iron == 0
+
+
+def test_contracts_per_window_option_one_card() -> None:
+    """English: 'each player may play one or more Contract cards'; the German print edition: 'noch genau eine
+    Auftragskarte' (exactly one per area). Option `contracts_per_window=1` plays the print edition."""
+    from tableassist.engine import Options
+
+    t = Table(3, options=Options(contracts_per_window=1))
+    t.hand(0, 7, 29)  # both letter A
+    t.place(("A", 1), ("G", 1), ("G", 2), ("G", 3), ("G", 4), ("G", 5))
+    t.run_to("contracts", player=0)
+    t.act("play_contract", contract=7)
+    assert t.waiting.kind != "contracts" or t.waiting.player != 0
+    assert 29 in t.state.players[0].hand
+    assert t.game.setup.to_json()["options"]["contracts_per_window"] == 1
+
+
+def test_contracts_per_window_default_any_number() -> None:
+    """'each player may play one or more Contract cards that have the current Action Area shown'."""
+    t = Table(3)
+    t.hand(0, 7, 29)
+    t.place(("A", 1), ("G", 1), ("G", 2), ("G", 3), ("G", 4), ("G", 5))
+    t.run_to("contracts", player=0)
+    t.act("play_contract", contract=7)
+    assert (t.waiting.kind, t.waiting.player) == ("contracts", 0)
+    t.act("play_contract", contract=29)
+    assert t.state.players[0].played == [7, 29]
