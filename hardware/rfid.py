@@ -12,6 +12,7 @@ Three layers, each testable alone:
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -291,7 +292,7 @@ class SerialCardReader:
 
 
 def describe_serial_error(err: BaseException) -> str:
-    """One short sentence for a serial error, with the fix for the usual ones."""
+    """One short phrase for a serial error, with the fix for the usual ones."""
     errno = getattr(err, "errno", None)
     text = str(err)
     if errno == 13 or "Permission denied" in text:
@@ -299,8 +300,10 @@ def describe_serial_error(err: BaseException) -> str:
                 "sudo usermod -aG dialout $USER, then log in again)")
     if errno == 2 or "No such file" in text:
         return "no such device (is the reader plugged in?)"
-    if errno == 25 or "Inappropriate ioctl" in text:
+    if errno in (21, 25) or "Inappropriate ioctl" in text or "Is a directory" in text:
         return "not a serial port"
+    if isinstance(errno, int):
+        return os.strerror(errno).lower()
     return text.splitlines()[0] if text else type(err).__name__
 
 

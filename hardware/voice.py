@@ -164,22 +164,27 @@ def render_with_espeak_binary(text: str, language: str, path: Path, volume: floa
 def write_wav(text: str, language: str, path: str | Path, volume: float = 1.0) -> str:
     """Render `text` into the WAV file `path`; returns which renderer did it: "pyttsx3" or "espeak-ng".
 
+    The speech is rendered in a private temporary directory and then copied to `path`, so a target that
+    cannot be written is one OSError here rather than an exception inside espeak-ng's callback thread.
     Raises ValueError for empty text or an unknown language, VoiceUnavailable when neither renderer works.
     """
     if not text.strip():
         raise ValueError("there is nothing to say")
     check_language(language)
-    target = Path(path)
-    try:
-        render_with_pyttsx3(text, language, target, volume)
-        return "pyttsx3"
-    except VoiceUnavailable as first:
-        log.debug("pyttsx3 failed (%s); trying the espeak-ng binary", first)
+    with tempfile.TemporaryDirectory(prefix="tableassist-wav-") as tmp:
+        rendered = Path(tmp) / "speech.wav"
         try:
-            render_with_espeak_binary(text, language, target, volume)
-        except VoiceUnavailable as second:
-            raise VoiceUnavailable(f"{first}; {second}") from second
-        return "espeak-ng"
+            render_with_pyttsx3(text, language, rendered, volume)
+            used = "pyttsx3"
+        except VoiceUnavailable as first:
+            log.debug("pyttsx3 failed (%s); trying the espeak-ng binary", first)
+            try:
+                render_with_espeak_binary(text, language, rendered, volume)
+            except VoiceUnavailable as second:
+                raise VoiceUnavailable(f"{first}; {second}") from second
+            used = "espeak-ng"
+        shutil.copyfile(rendered, Path(path))
+    return used
 
 
 def wav_frames(path: Path) -> int:

@@ -61,4 +61,6 @@ def handle(args: argparse.Namespace) -> int:
         write_wav(text, language, target, level)
     except VoiceUnavailable as err:
         raise UserError(f"cannot write speech: {err}", exit_code=1) from err
+    except OSError as err:
+        raise UserError(f"cannot write {target}: {err.strerror or err}") from err
     return 0

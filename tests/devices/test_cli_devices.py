@@ -103,6 +103,7 @@ def test_no_tap_before_the_timeout_is_one_line(port: FakeReaderPort, tmp_path: P
 @pytest.mark.parametrize(("args", "words"), [
     (["rfid", "listen", "--port", "/dev/no-such-reader"], ["/dev/no-such-reader", "does not exist"]),
     (["rfid", "listen", "--port", "/dev/null"], ["not a serial port"]),
+    (["rfid", "listen", "--port", "/"], ["not a serial port"]),
     (["rfid", "listen"], ["no RFID port"]),
     (["rfid", "listen", "--port", "/dev/null", "--protocol", "wiegand"], ["--protocol", "wiegand"]),
     (["rfid", "listen", "--port", "/dev/null", "--count", "zero"], ["--count"]),
@@ -110,6 +111,8 @@ def test_no_tap_before_the_timeout_is_one_line(port: FakeReaderPort, tmp_path: P
     (["rfid"], ["required"]),
     (["say", "hello", "--lang", "fr"], ["--lang", "fr"]),
     (["say", "hello", "--to", "/no/such/dir/x.wav"], ["/no/such/dir", "does not exist"]),
+    (["say", "hello", "--to", "/proc/speech.wav"], ["cannot write /proc/speech.wav"]),
+    (["say", "hello", "--to", "/"], ["is a directory"]),
     (["say", "  "], ["nothing to say"]),
     (["say", "hello", "--volume", "3"], ["--volume"]),
     (["cards", "add", "0F00A1B2C3", "contract", "99"], ["no contract 99"]),
