@@ -154,7 +154,9 @@ def _draw_two_keep_one(ctx: Ctx, player: int, card: int) -> Flow[None]:
 
 
 def _take_two(ctx: Ctx, player: int) -> Flow[None]:
-    options = areas.take_cube_options(ctx, 2, 1, exactly=True)
+    """20/23: any 2 cubes from the stock yard, one coal at most — unless 29 lifts the stock yard's coal limit."""
+    coal = 2 if areas.count_active(ctx, player, (areas.NO_COAL_LIMIT,)) else 1
+    options = areas.take_cube_options(ctx, 2, coal, exactly=True)
     if not options or sum(options[0].values()) == 0:
         return
     action = yield ctx.decide("take_cubes", player, f"{ctx.name(player)}: take 2 cubes from the stock yard",

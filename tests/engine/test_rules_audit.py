@@ -105,3 +105,32 @@ def test_contracts_per_window_default_any_number() -> None:
     assert (t.waiting.kind, t.waiting.player) == ("contracts", 0)
     t.act("play_contract", contract=29)
     assert t.state.players[0].played == [7, 29]
+
+
+def test_29_also_lifts_the_coal_limit_of_20_and_23() -> None:
+    """29: 'You may ignore the limit on taking Coal from the Stock Yard this Round' (German: 'die Einschränkung
+    ignorieren, nur 1 Kohle vom Lagerplatz nehmen zu dürfen'); 20/23 take 'any 2 cubes from the Stock Yard (one
+    Coal maximum)' — that is the same limit, so with 29 in effect both may be coal."""
+    t = Table(3)
+    t.state.stock_yard["coal"] = 3
+    t.state.bag["coal"] -= 2
+    t.hand(0, 29, 23)
+    t.place(("G", 1), ("G", 2), ("G", 3), ("G", 4), ("G", 5), ("G", 6))
+    t.run_to("contracts", player=0, area="A")
+    t.act("play_contract", contract=29)
+    t.act("play_contract", contract=23)
+    assert {"type": "take_cubes", "player": 0, "iron": 0, "stone": 0, "coal": 2} in t.game.legal_actions()
+    t.act("take_cubes", iron=0, stone=0, coal=2)
+    assert t.state.players[0].coal == 2
+
+
+def test_20_without_29_keeps_one_coal() -> None:
+    """20: 'Immediately take any 2 cubes from the Stock Yard (one Coal maximum).'"""
+    t = Table(3)
+    t.state.stock_yard["coal"] = 3
+    t.state.bag["coal"] -= 2
+    t.hand(0, 20)
+    t.place(("G", 1), ("G", 2), ("G", 3), ("G", 4), ("G", 5), ("G", 6))
+    t.run_to("contracts", player=0, area="A")
+    t.act("play_contract", contract=20)
+    assert t.game.why_not({"type": "take_cubes", "player": 0, "iron": 0, "stone": 0, "coal": 2}) is not None
