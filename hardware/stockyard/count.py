@@ -125,7 +125,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry) -> tuple[list
     so does a row of touching cubes. Starting from the raw blobs this settles in a few rounds.
     """
     # Ragged blobs (a grey cube half lost on grey artwork) are no measure of size: solid ones only.
-    solid = np.array([solidity(b.mask) > 0.9 for b in blobs])
+    solid = np.array([solidity(b.mask) > 0.9 and not b.touches_edge for b in blobs])
     if not solid.any():
         solid[:] = True
     side = float(np.median(np.array([2 * b.peak - 1 for b in blobs])[solid]))
@@ -166,6 +166,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     result.side, result.footprint = side, footprint
     worst = 0.0
     total_area = float(sum(b.area for b in blobs))
+    largest_cube = (yard_width / 11.0) ** 2  # no cube is wider than ~1/11 of the yard
     for blob, foot, area in zip(blobs, footprints, areas, strict=True):
         n = max(1, int(round(area / footprint)))
         if n == 1 or (solidity(foot) < 0.8 and _hull_area(foot) < 1.5 * footprint):
@@ -173,7 +174,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
         worst = max(worst, abs(area / footprint - n) if n > 1 else max(0.0, 0.6 - area / footprint))
         ys, xs = np.nonzero(blob.mask)
         pixels = colours[ys + blob.y, xs + blob.x]
-        reason = _looks_like_a_hand(blob, n, pixels)
+        reason = _looks_like_a_hand(blob, n, pixels, largest_cube)
         if reason and result.unsure is None:
             result.unsure = reason
         result.cubes.extend(_split(blob, xs, ys, pixels, n, side))
@@ -193,12 +194,12 @@ def _peak(mask: Mask) -> float:
     return float(cv2.distanceTransform(padded, cv2.DIST_L2, 5).max())
 
 
-def _looks_like_a_hand(blob: Blob, n: int, pixels: FloatImage) -> str | None:
-    if blob.touches_edge and n >= 2:
+def _looks_like_a_hand(blob: Blob, n: int, pixels: FloatImage, largest_cube: float) -> str | None:
+    if blob.touches_edge and (n >= 2 or blob.area > largest_cube):
         return "something reaches into the stock yard (a hand or an arm?)"
-    if n >= 3 and skin_fraction(pixels) > 0.5:
+    if (n >= 3 or blob.area > 3 * largest_cube) and skin_fraction(pixels) > 0.4:
         return "a hand seems to be over the stock yard"
-    if n >= 8:
+    if n >= 8 or blob.area > 6 * largest_cube:
         solidity = blob.area / max(cv2.contourArea(cv2.convexHull(np.argwhere(blob.mask > 0)[:, ::-1])), 1.0)
         if solidity < 0.75:
             return "something large and irregular lies on the stock yard"

@@ -62,7 +62,9 @@ class YardReader:
         score = evidence(colours, self.profile.colours)
         mask = foreground(score, allowed)
         # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
-        inner = cv2.erode(frame.valid, np.ones((9, 9), np.uint8))
+        seen = frame.valid.copy()
+        seen[:4, :], seen[-4:, :], seen[:, :4], seen[:, -4:] = 0, 0, 0, 0  # the canvas's own border counts
+        inner = cv2.erode(seen, np.ones((9, 9), np.uint8))
         edge = np.asarray(cv2.bitwise_and(frame.valid, cv2.bitwise_not(inner)), np.uint8)
         count = count_cubes(mask, frame.colours, frame.camera, edge, self._yard_area, float(view.width))
         c = count.counts()
