@@ -468,9 +468,9 @@ class TableSession:
             self.journal.finish(self._game_id, rules.result(game))
         lines = self._announcer.lines(events, game)
         self._announce(lines)
-        if self.devices.controls is not None:
+        if self.devices.controls is not None:  # LEDs: an event to act on, waiting for the table, or done
             urgent = any(line.urgent for line in lines)
-            self.devices.controls.show_status("event" if urgent else "waiting")
+            self.devices.controls.show_status("idle" if game.finished else "event" if urgent else "waiting")
         return Outcome(True, lines[0].text if lines else self._("Done."), events)
 
     def _advance(self) -> None:

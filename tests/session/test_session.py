@@ -381,3 +381,20 @@ def test_the_camera_thread_posts_readings_and_stops_on_close(tmp_path: Path) -> 
     assert len(changes) == 1  # ...and the screen was told once
     session.close()
     assert sum(t.name == "stock-yard camera" for t in threading.enumerate()) == watchers_before
+
+
+def test_a_whole_game_to_the_final_scores(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=2, seed=8)
+    session = table.session
+    play_until(session, lambda g: g.finished, limit=5000)
+    view = session.view()
+    assert view["finished"] and view["waiting"] is None and view["choices"] == []
+    final = view["final"]
+    totals = {p["name"]: p["total"] for p in final["players"]}
+    best = max(totals.values())
+    assert set(final["winners"]) <= {name for name, total in totals.items() if total == best}
+    listing = session.games()[0]
+    assert listing["finished"] and listing["winners"] == final["winners"] and listing["scores"] == totals
+    assert any(line.startswith("Game over.") for line in table.said())
+    assert table.controls.status == "idle"
+    assert not session.act({"type": "pass", "player": 0}).ok
