@@ -26,6 +26,7 @@ HEX_DIGITS = frozenset(b"0123456789ABCDEFabcdef")
 # STX + 10 data + 2 checksum + CR LF + ETX: nothing longer is a frame, so a missing ETX is found quickly.
 MAX_FRAME = 16
 PROTOCOLS = ("rdm6300", "line")
+IN_USE = "in use by another program (the running assistant? sudo systemctl stop tableassist)"
 
 
 def checksum(tag: str) -> int:
@@ -241,7 +242,8 @@ class SerialCardReader:
         lost_reported = False
         while not self._stop.is_set():
             try:
-                port = serial.Serial(self.port, self.baudrate, timeout=0.1)
+                # exclusive: two programs reading one reader would each see half the frames
+                port = serial.Serial(self.port, self.baudrate, timeout=0.1, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as err:
                 if not lost_reported:
                     self._status(f"RFID reader not available on {self.port}: {describe_serial_error(err)}; "
@@ -302,6 +304,8 @@ def describe_serial_error(err: BaseException) -> str:
         return "no such device (is the reader plugged in?)"
     if errno in (21, 25) or "Inappropriate ioctl" in text or "Is a directory" in text:
         return "not a serial port"
+    if errno == 11 or "exclusively lock" in text:
+        return IN_USE
     if isinstance(errno, int):
         return os.strerror(errno).lower()
     return text.splitlines()[0] if text else type(err).__name__
@@ -315,7 +319,7 @@ def check_port(port: str) -> str | None:
     try:
         import serial
 
-        serial.Serial(port, 9600, timeout=0).close()
+        serial.Serial(port, 9600, timeout=0, exclusive=True).close()
     except (serial.SerialException, OSError, ValueError) as err:
         return f"{port}: {describe_serial_error(err)}"
     return None

@@ -109,7 +109,7 @@ def serial_candidates() -> list[str]:
 
 
 def check_rfid(config: Config, args: argparse.Namespace) -> list[Finding]:
-    from hardware.rfid import check_port
+    from hardware.rfid import IN_USE, check_port
 
     port = config.rfid.port
     if not port:
@@ -120,6 +120,8 @@ def check_rfid(config: Config, args: argparse.Namespace) -> list[Finding]:
     if path.exists() and not os.access(path, os.R_OK | os.W_OK):
         return [Finding("rfid", False, f"{port}: no permission ({group_hint('dialout')})")]
     problem = check_port(port)
+    if problem and IN_USE in problem:
+        return [Finding("rfid", True, f"{port} is there and in use by another program (the running assistant?)")]
     if problem:
         return [Finding("rfid", False, problem)]
     return [Finding("rfid", True, f"{port} opens ({config.rfid.protocol}, {config.rfid.baudrate} baud)")]

@@ -76,6 +76,17 @@ def test_listen_survives_the_reader_being_unplugged(tmp_path: Path) -> None:
     assert "Traceback" not in listen.stderr
 
 
+def test_listen_on_a_reader_another_program_holds_is_one_line(port: FakeReaderPort, tmp_path: Path) -> None:
+    holder = Running("rfid", "listen", "--port", port.path, env_home=tmp_path)
+    try:
+        holder.wait_for("listening", stream="stderr")
+        result = run_cli("rfid", "listen", "--port", port.path, env_home=tmp_path)
+        assert_one_clear_line(result, "in use by another program")
+    finally:
+        holder.process.kill()
+        holder.finish()
+
+
 def test_plain_output_is_one_tag_per_line(port: FakeReaderPort, tmp_path: Path) -> None:
     listen = Running("rfid", "listen", "--port", port.path, "--count", "2", env_home=tmp_path)
     listen.wait_for("listening", stream="stderr")

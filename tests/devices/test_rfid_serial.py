@@ -172,3 +172,17 @@ def test_line_protocol_over_the_port(port: FakeReaderPort) -> None:
         assert got.next_tap() == CARD
     finally:
         reader.stop()
+
+
+def test_a_second_program_on_the_same_reader_is_told_it_is_in_use(port: FakeReaderPort) -> None:
+    first, second = Collector(), Collector()
+    reader = start(port.path, first)
+    other = SerialCardReader(port.path, retry_seconds=0.2)
+    other.start(second.taps.put, second.status.put)
+    try:
+        assert "in use by another program" in second.wait_status("not available")
+        port.write(frame(CARD))
+        assert first.next_tap() == CARD  # the first reader keeps every frame
+    finally:
+        other.stop()
+        reader.stop()
