@@ -255,19 +255,21 @@ class SerialCardReader:
             self.decoder.reset()
             self.connected.set()
             self._status(f"RFID reader connected on {self.port}")
+            failure: BaseException | None = None
             try:
                 self._read(port)
-            except (serial.SerialException, OSError) as err:
-                self._status(f"RFID reader lost on {self.port}: {describe_serial_error(err)}; "
-                             f"retrying every {self.retry_seconds:g} s")
-                lost_reported = True
+            except Exception as err:  # noqa: BLE001 - whatever breaks the read, the reader retries
+                failure = err
             finally:
                 self.connected.clear()
                 try:
-                    port.close()
-                except (serial.SerialException, OSError):
-                    pass  # already gone with the device
-            if not self._stop.is_set() and lost_reported:
+                    port.close()  # before reporting: the device node is released when the owner hears of it
+                except Exception:  # noqa: BLE001 - already gone with the device
+                    pass
+            if failure is not None:
+                self._status(f"RFID reader lost on {self.port}: {describe_serial_error(failure)}; "
+                             f"retrying every {self.retry_seconds:g} s")
+                lost_reported = True
                 self._stop.wait(self.retry_seconds)
 
     def _read(self, port: object) -> None:
@@ -306,6 +308,8 @@ def describe_serial_error(err: BaseException) -> str:
         return "not a serial port"
     if errno == 11 or "exclusively lock" in text:
         return IN_USE
+    if "returned no data" in text:  # pyserial's words for a device that vanished mid-read
+        return "the device went away"
     if isinstance(errno, int):
         return os.strerror(errno).lower()
     return text.splitlines()[0] if text else type(err).__name__
