@@ -7,6 +7,8 @@ completeness (tests/session/test_i18n.py extracts them with Babel).
 from __future__ import annotations
 
 import gettext
+import re
+from collections.abc import Callable
 from typing import Any
 
 GOODS = ("iron", "stone", "coal")
@@ -159,3 +161,41 @@ def label(game: Any, action: dict[str, Any], tr: gettext.NullTranslations) -> st
     if kind == "move_labourer":
         return tr.gettext("Move a labourer to {area}").format(area=area_name(str(action.get("to", ["?"])[0]), tr))
     return str(kind)
+
+
+ENGLISH_AREAS = {"Stock Yard": "A", "Excavation": "B", "Works": "C", "Lay Track": "D", "Build": "E",
+                 "Site Office": "F", "Surveyor": "G"}
+
+
+def _reasons(tr: gettext.NullTranslations) -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
+    """The engine's refusals a table meets in play, in the table's language. The engine words them in
+    English only; these patterns follow its sentences (tests/session/test_i18n.py checks they still match)."""
+    _ = tr.gettext
+    return [
+        (re.compile(r"This space is taken\.$"), lambda m: _("This space is taken.")),
+        (re.compile(r"Fog: no labourers on (.+) this round\.$"),
+         lambda m: _("Fog: no labourers on {area} this round.").format(
+             area=area_name(ENGLISH_AREAS.get(m[1], m[1]), tr))),
+        (re.compile(r"(.+) has no train, so cannot hire the temporary labourer\.$"),
+         lambda m: _("{player} has no train, so cannot hire the temporary labourer.").format(player=m[1])),
+        (re.compile(r"The temporary labourer is hired before the first placement of the round\.$"),
+         lambda m: _("The temporary labourer is hired before the first placement of the round.")),
+        (re.compile(r"Surveyor labourers stand in order\.$"), lambda m: _("Surveyor labourers stand in order.")),
+        (re.compile(r"It is (.+)'s turn now: .*$"),
+         lambda m: _("It is {player}'s turn now.").format(player=m[1])),
+        (re.compile(r"Trains cannot be bought until the 'Trains may now be bought' event\.$"),
+         lambda m: _("Trains cannot be bought before the event 'trains may now be bought'.")),
+        (re.compile(r"This site is already built\.$"), lambda m: _("This site is already built.")),
+        (re.compile(r"The track cards up to (.+) are not all excavated yet\.$"),
+         lambda m: _("The track cards up to {station} are not all excavated yet.").format(station=m[1])),
+        (re.compile(r"The game is over\.$"), lambda m: _("The game is over.")),
+    ]
+
+
+def explain(reason: str, game: Any, tr: gettext.NullTranslations) -> str:
+    """An engine refusal in the table's language (unknown sentences stay as the engine wrote them)."""
+    for pattern, words in _reasons(tr):
+        match = pattern.match(reason)
+        if match:
+            return words(match)
+    return tr.gettext(reason)

@@ -274,23 +274,28 @@ def choices(game: Any, tr: gettext.NullTranslations) -> list[dict[str, Any]]:
 
 def blocked(game: Any, tr: gettext.NullTranslations) -> list[dict[str, Any]]:
     """Placement spaces a player cannot use now, with the engine's reason (the screen shows it on touch)."""
-    from tableassist.session.labels import label
+    from tableassist.session.labels import explain, label
 
     d = None if game.finished else game.waiting
     if d is None or d.kind != "place" or d.player is None:
         return []
-    comps = game.setup.comps
-    n = player_count(game)
+    spaces = state_json(game).get("spaces") or {}
     candidates: list[dict[str, Any]] = [{"type": "hire_temporary", "player": d.player}]
     for area in AREAS:
-        spaces = comps.action_spaces(area, n)
-        for space in range(1, (spaces or 1) + 1):
+        count = spaces.get(area)
+        if not isinstance(count, int) or count <= 0:
+            # the Surveyor area is unlimited: one button for "the next space" (blocked only by fog and the like)
+            legal_g = [a for a in legal(game) if a.get("area") == area]
+            candidates.append(legal_g[0] if legal_g else {"type": "place", "player": d.player, "area": area,
+                                                          "space": 1})
+            continue
+        for space in range(1, count + 1):
             candidates.append({"type": "place", "player": d.player, "area": area, "space": space})
     out = []
     for action in candidates:
         reason = game.why_not(action)
         if reason is not None:
-            out.append({"action": action, "label": label(game, action, tr), "reason": tr.gettext(reason)})
+            out.append({"action": action, "label": label(game, action, tr), "reason": explain(reason, game, tr)})
     return out
 
 

@@ -24,6 +24,7 @@ from tableassist.session.announcer import Announcer, Line
 from tableassist.session.devices import Devices
 from tableassist.session.forecast import event_risk
 from tableassist.session.journal import Journal
+from tableassist.session.labels import explain
 from tableassist.session.yard import YardCheck, compare_yard, propose_bag_draw, propose_take
 
 BagMode = Literal["digital", "physical"]
@@ -164,7 +165,7 @@ class TableSession:
             if self._game is None:
                 return self._("No game is running.")
             reason = rules.why_not(self._game, action)
-            return self._(reason) if reason else None
+            return explain(reason, self._game, self._tr) if reason else None
 
     def draw(self) -> Outcome:
         """Let the assistant supply the awaited chance outcome from its exact model (seed + action index)."""
@@ -452,7 +453,7 @@ class TableSession:
         try:
             events = rules.apply(game, action)
         except rules.Refused as refused:
-            return self._refuse(self._(refused.reason))
+            return self._refuse(explain(refused.reason, game, self._tr))
         try:
             self.journal.append(self._game_id, len(game.actions) - 1, game.actions[-1], source)
         except sqlite3.Error as err:

@@ -398,3 +398,17 @@ def test_a_whole_game_to_the_final_scores(tmp_path: Path) -> None:
     assert any(line.startswith("Game over.") for line in table.said())
     assert table.controls.status == "idle"
     assert not session.act({"type": "pass", "player": 0}).ok
+
+
+def test_refusals_the_table_meets_are_in_its_language(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3, language="de")
+    session = table.session
+    play_until(session, waiting_kind("place"))
+    first = session.game.waiting.player
+    session.act({"type": "place", "player": first, "area": "A", "space": 1})
+    blocked = {(b["action"].get("area"), b["action"].get("space")): b["reason"] for b in session.view()["blocked"]}
+    assert blocked[("A", 1)] == "Dieses Feld ist besetzt."
+    assert blocked[(None, None)].endswith("hat keine Lok und kann daher den dritten Arbeiter nicht holen.")
+    wrong = (session.game.waiting.player + 1) % 3
+    outcome = session.act({"type": "place", "player": wrong, "area": "C", "space": 1})
+    assert outcome.message == f"{session.game.setup.players[session.game.waiting.player]} ist jetzt an der Reihe."
