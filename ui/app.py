@@ -9,6 +9,7 @@ Import this only after `ui.boot.configure(...)` (Kivy reads its window settings 
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections import deque
@@ -29,6 +30,13 @@ from ui.widgets import Panel, set_metrics
 # Screens the game moves on by itself; the others (overview, menu, settings…) stay until the table leaves.
 GAME_SCREENS = frozenset({"new_game", "placement", "resolution", "end_of_round", "final_scores"})
 WATCHDOG_INTERVAL_S = 5.0
+PREWARM_DELAY_S = 0.4
+GC_INTERVAL_S = 1.0
+GC_QUIET_S = 1.0  # a full collection only after this long without a touch
+GC_FULL_EVERY_S = 5.0
+GC_FULL_AT_LEAST_EVERY_S = 20.0  # even while tapping without pause, so garbage cycles never pile up
+NEVER = 1_000_000  # a collection threshold never reached
+DEFAULT_GC_THRESHOLD = gc.get_threshold()  # after the last change, when a table is reading rather than tapping
 
 
 def _service() -> Any:
@@ -59,8 +67,10 @@ class TableApp(App):
         self.manager: Stage | None = None
         self.manager_current = ""
         self._acked_round: int | None = None  # the end-of-round summary the table has seen
-        self._pending_redraw = False
-        self._main_thread = threading.main_thread()
+        self._changes_lock = threading.Lock()
+        self._changes = 0  # session changes seen
+        self._drawn = 0  # session changes drawn
+        self._redraw_scheduled = False
         self._unsubscribe: Callable[[], None] | None = None
         self.started_at = time.perf_counter()
         self.first_screen_at: float | None = None
@@ -92,6 +102,7 @@ class TableApp(App):
         self.manager = Stage()  # no transitions: nothing ever holds a tap back
         self.screens: dict[str, BaseScreen] = {cls.screen_name: cls(self) for cls in SCREENS}
         self.message = MessageLine()
+        self._prewarm_overview = Clock.create_trigger(self._prewarm, PREWARM_DELAY_S)
         root.add_widget(self.top)
         root.add_widget(self.manager)
         root.add_widget(self.message)
@@ -108,15 +119,46 @@ class TableApp(App):
 
     def _first_frame(self, _dt: float) -> None:
         self.first_screen_at = time.perf_counter()
+        self._take_over_garbage_collection()
         service = _service()
         if service is not None:
             service.notify_ready()
         if self.on_first_screen is not None:
             self.on_first_screen(self)
 
+    def _take_over_garbage_collection(self) -> None:
+        """Collect garbage when the table is not tapping.
+
+        Kivy keeps many objects alive, so Python's automatic full collection can pause a tap by 60–140 ms.
+        Everything built at start lives as long as the app (frozen: never scanned); the young generations
+        are still collected automatically (short), but the oldest only here: after a second without a touch,
+        or every 20 s in any case.
+        """
+        gc.collect()
+        gc.freeze()
+        young, middle, _oldest = gc.get_threshold()
+        gc.set_threshold(young, middle, NEVER)
+        self._last_touch = time.perf_counter()
+        self._last_full_collection = time.perf_counter()
+        Window.bind(on_touch_down=self._touched)
+        Clock.schedule_interval(self._collect_garbage, GC_INTERVAL_S)
+
+    def _touched(self, *_args: Any) -> bool:
+        self._last_touch = time.perf_counter()
+        return False
+
+    def _collect_garbage(self, _dt: float) -> None:
+        now = time.perf_counter()
+        since_full = now - self._last_full_collection
+        quiet = now - self._last_touch >= GC_QUIET_S
+        if (quiet and since_full >= GC_FULL_EVERY_S) or since_full >= GC_FULL_AT_LEAST_EVERY_S:
+            gc.collect()
+            self._last_full_collection = now
+
     def on_stop(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+        gc.set_threshold(*DEFAULT_GC_THRESHOLD)
         service = _service()
         if service is not None and hasattr(service, "notify_stopping"):
             service.notify_stopping()
@@ -130,19 +172,29 @@ class TableApp(App):
         return view
 
     def _session_changed(self, _view: dict[str, Any]) -> None:
-        """Called by the session after every change, from whatever thread made it."""
-        if threading.current_thread() is self._main_thread and not self._pending_redraw:
-            # Changes made from the UI thread are redrawn by the caller right after (see `_after`).
-            return
-        self._pending_redraw = True
+        """Called by the session after every change, from whatever thread made it: only schedule a redraw.
+
+        Changes are counted, and a redraw remembers the count it drew, so a change the UI itself made (and
+        redrew at once, see `_after`) costs no second redraw, and a burst of device changes costs one.
+        """
+        with self._changes_lock:
+            self._changes += 1
+            if self._redraw_scheduled:
+                return
+            self._redraw_scheduled = True
         Clock.schedule_once(self._redraw_from_clock, 0)
 
     def _redraw_from_clock(self, _dt: float) -> None:
-        self._pending_redraw = False
-        self.refresh()
+        with self._changes_lock:
+            self._redraw_scheduled = False
+            stale = self._drawn < self._changes
+        if stale:
+            self.refresh()
 
     def refresh(self) -> None:
         """Read the view and redraw the top bar, the message line and the visible screen."""
+        with self._changes_lock:
+            self._drawn = self._changes
         self.view = self._read_view()
         view = self.view
         current = self.manager.current if self.manager else ""
@@ -151,6 +203,13 @@ class TableApp(App):
             current = target
         self.show(current, refresh_view=False)
         self._show_session_message(view)
+        if current != "overview":
+            self._prewarm_overview()
+
+    def _prewarm(self, _dt: float) -> None:
+        """Bring the Overview up to date while the table is not tapping, so opening it is only a switch."""
+        if self.manager is not None and self.manager.current != "overview" and "overview" in self.screens:
+            self.screens["overview"].update(self.view)
 
     def _game_screen(self, view: dict[str, Any]) -> str:
         target = screen_for(view)

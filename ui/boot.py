@@ -26,9 +26,12 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def configure(size: tuple[int, int] = DEFAULT_SIZE, *, fullscreen: bool = False, quiet: bool = True,
-              kivy_home: Path | None = None) -> None:
+              kivy_home: Path | None = None, max_fps: int = 60) -> None:
     os.environ.setdefault("KIVY_NO_ARGS", "1")  # our argparse owns the command line, not Kivy's
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    # MIXED: Kivy logs through its own logger only and leaves sys.stderr alone, so our one-line errors and
+    # any traceback still reach the terminal (KIVY mode would swallow stderr into its log).
+    os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
     if quiet:
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     if kivy_home is not None:
@@ -41,6 +44,11 @@ def configure(size: tuple[int, int] = DEFAULT_SIZE, *, fullscreen: bool = False,
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("graphics", "resizable", "0")
+    # No multisampling: flat rectangles and text do not need it, and it multiplies the cost of every frame
+    # on the Pi's GPU and on software GL alike.
+    Config.set("graphics", "multisamples", "0")
+    # 0 for the frame-pumping driver (tests, snapshots): frames as fast as they render, no sleeping.
+    Config.set("graphics", "maxfps", str(max_fps))
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     # A touch table: no red multitouch-emulation dots from a right click, no mouse cursor needed on the Pi.
     Config.set("input", "mouse", "mouse,disable_multitouch")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.base import EventLoop
+from kivy.clock import Clock
 from kivy.input.motionevent import MotionEvent
 from kivy.uix.scrollview import ScrollView
 
@@ -40,6 +41,7 @@ class Harness:
         self.window.add_widget(app.root)
         app.dispatch("on_start")
         self.pump(3)
+        app._first_frame(0)
 
     def pump(self, frames: int = 2) -> None:
         for _ in range(frames):
@@ -63,7 +65,12 @@ class Harness:
             raise AssertionError(f"{widget!r} is outside the window at {(x, y)}")
         parent = widget.parent
         while parent is not None and parent is not self.window:
-            if isinstance(parent, ScrollView) and not parent.collide_point(*parent.to_widget(x, y)):
+            if isinstance(parent, ScrollView):
+                left, bottom = parent.to_window(parent.x, parent.y)
+                right, top = parent.to_window(parent.right, parent.top)
+                if left <= x <= right and bottom <= y <= top:
+                    parent = parent.parent
+                    continue
                 raise AssertionError(f"{getattr(widget, 'text', widget)!r} is scrolled out of view")
             parent = parent.parent
 
@@ -82,5 +89,7 @@ class Harness:
         return path
 
     def close(self) -> None:
+        Clock.unschedule(self.app._collect_garbage)
+        self.window.unbind(on_touch_down=self.app._touched)
         self.app.dispatch("on_stop")
         self.window.remove_widget(self.app.root)

@@ -69,7 +69,7 @@ def run(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return NO_DISPLAY_EXIT
     session = open_read_only(args.db, args.game)
-    configure(sizes[0])
+    configure(sizes[0], max_fps=0)
     from ui.app import TableApp
     from ui.driver import Harness
 

@@ -93,7 +93,7 @@ class BigButton(Button):
 
     def __init__(self, text: str = "", on_tap: Callable[[], Any] | None = None,
                  colour: theme.RGBA = theme.PANEL_LIGHT, size: str = "normal",
-                 on_blocked: Callable[[str], None] | None = None, **kwargs: Any) -> None:
+                 on_blocked: Callable[[str], None] | None = None, payload: Any = None, **kwargs: Any) -> None:
         m = metrics()
         font = {"small": m.font_small, "normal": m.font, "large": m.font_large, "huge": m.font_huge}[size]
         if kwargs.get("size_hint_y", 1) is None:
@@ -102,6 +102,7 @@ class BigButton(Button):
                          halign="center", valign="middle", markup=True, **kwargs)
         self.base_colour = colour
         self.blocked_reason: str | None = None
+        self.payload = payload  # what a tap sends (an engine action), for diagnostics and tests
         self._on_tap = on_tap
         self._on_blocked = on_blocked
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width - m.gap * 2, None)))

@@ -6,6 +6,7 @@ frame (through its transition machinery), while the table expects the new screen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -26,6 +27,8 @@ class BaseScreen(BoxLayout):
         self.name = self.screen_name
         self.app = app
         self.body = self
+        self._cache: dict[Any, Any] = {}
+        self._used: dict[Any, Any] = {}
         self.build()
 
     def build(self) -> None:
@@ -33,6 +36,24 @@ class BaseScreen(BoxLayout):
 
     def update(self, view: dict[str, Any]) -> None:
         """Redraw from the session's view (called on the UI thread only)."""
+
+    def cached(self, key: Any, build: Callable[[], Any]) -> Any:
+        """The widget built for `key` in the previous update, or a new one.
+
+        Creating Kivy labels is the slow part of a redraw (kv rules, text textures); most of a screen does
+        not change between two taps, so a part whose content (the key) is unchanged is reused as it is.
+        Call `sweep()` at the end of an update to forget the parts no longer shown.
+        """
+        widget = self._cache.get(key)
+        if widget is None:
+            widget = build()
+        elif widget.parent is not None:
+            widget.parent.remove_widget(widget)
+        self._used[key] = widget
+        return widget
+
+    def sweep(self) -> None:
+        self._cache, self._used = self._used, {}
 
 
 class Stage(BoxLayout):

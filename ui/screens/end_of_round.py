@@ -47,8 +47,10 @@ class EndOfRoundScreen(BaseScreen):
         board.add(weather_row(view))
         board.add(site_office_row(view))
         board.add(yard_row(view))
-        board.add(event_track_row(view))
-        side = Column(size_hint_x=0.45)
+        board.add(event_track_row(view, compact=True))
+        side_box = BoxLayout(orientation="vertical", spacing=m.gap, size_hint_x=0.45)
+        side = Column()
+        side_box.add_widget(side)
         if table_step:
             self.heading.text = str(wait.get("prompt") or "The table")
             self._table_step(view, side)
@@ -62,9 +64,9 @@ class EndOfRoundScreen(BaseScreen):
             self.continue_button = BigButton(f"Continue to round {round_now}", on_tap=self.app.acknowledge_round,
                                              colour=theme.CONFIRM, size="large", size_hint_y=None,
                                              height=m.target * 1.3)
-            side.add(self.continue_button)
+            side_box.add_widget(self.continue_button)  # pinned: never scrolled away by a long round
         self.main.add_widget(board)
-        self.main.add_widget(side)
+        self.main.add_widget(side_box)
 
     def _table_step(self, view: dict[str, Any], side: Column) -> None:
         m = metrics()
@@ -86,6 +88,7 @@ class EndOfRoundScreen(BaseScreen):
             grid.bind(minimum_height=grid.setter("height"))
             for choice in choices[:24]:
                 button = BigButton(str(choice.get("label", "")), on_tap=partial(self.app.act, choice["action"]),
+                                   payload=choice["action"],
                                    size="small", size_hint_y=None, height=m.target)
                 self.outcome_buttons.append(button)
                 grid.add_widget(button)

@@ -3,6 +3,7 @@ event risk, the stock yard (engine and camera), the site office, and every playe
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -14,6 +15,10 @@ from ui.widgets import Chip, Column, Panel, Text, metrics, row
 
 EVENT_SHORT = {"excavate": "clear", "lay_track": "track", "complete_station": "station",
                "trains_available": "trains", "maintenance": "maint."}
+PLAYER_COLUMNS = ("iron", "stone", "coal", "steel", "rubble", "markers", "train", "surveyor", "now")
+EVENT_LONG = {"excavate": "contractors clear rubble", "lay_track": "contractors lay track",
+              "complete_station": "contractors complete the station", "trains_available": "trains may be bought",
+              "maintenance": "train maintenance"}
 
 
 def weather_row(view: dict[str, Any]) -> Any:
@@ -37,8 +42,9 @@ def rates_row(view: dict[str, Any]) -> Any:
     return box
 
 
-def event_track_row(view: dict[str, Any]) -> Any:
-    """Ten spaces: white where an event cube sits, the event printed on each, the next free one outlined."""
+def event_track_row(view: dict[str, Any], compact: bool = False) -> Any:
+    """Ten spaces: white where an event cube sits, the event printed on each, the next free one in accent.
+    Compact (half a screen wide): numbers only, and the next event spelled out."""
     m = metrics()
     track = state(view).get("event_track") or {}
     occupied = track.get("occupied") or []
@@ -48,8 +54,15 @@ def event_track_row(view: dict[str, Any]) -> Any:
     for i, cube in enumerate(occupied):
         kind = kinds[i] if i < len(kinds) else ""
         colour = theme.PIECE_COLOURS["event"] if cube else (theme.ACCENT if i == next_free else theme.PANEL_LIGHT)
-        box.add_widget(Chip(f"{i + 1}\n{EVENT_SHORT.get(kind, kind)}", colour, size="small"))
-    return box
+        text = f"{i + 1}" if compact else f"{i + 1}\n{EVENT_SHORT.get(kind, kind)}"
+        box.add_widget(Chip(text, colour, size="small"))
+    if not compact or next_free is None or next_free >= len(kinds):
+        return box
+    column = BoxLayout(orientation="vertical", size_hint_y=None, height=m.px(48) + m.px(28))
+    column.add_widget(box)
+    column.add_widget(Text(f"next event cube: {EVENT_LONG.get(kinds[next_free], kinds[next_free])}", size="small",
+                           colour=theme.TEXT_DIM, size_hint_y=None, height=m.px(28)))
+    return column
 
 
 def cube_chips(counts: dict[str, Any], kinds: tuple[str, ...] = (*CUBES, "event")) -> list[Any]:
@@ -70,7 +83,7 @@ def yard_row(view: dict[str, Any]) -> Any:
     elif camera is not None:
         box.add_widget(Text("camera agrees", size="small", colour=theme.TEXT_DIM))
     else:
-        box.add_widget(Text("no camera reading", size="small", colour=theme.TEXT_DIM))
+        box.add_widget(Text("camera: –", size="small", colour=theme.TEXT_DIM))
     return box
 
 
@@ -93,54 +106,63 @@ class OverviewScreen(BaseScreen):
         self.add_widget(self.column)
 
     def update(self, view: dict[str, Any]) -> None:
-        m = metrics()
         c = self.column
         c.clear()
         if view.get("game_id") is None:
             c.add(Text("No game yet: start one from the menu.", size="large", fit_height=True))
             return
         st = state(view)
-        c.add(Text(f"Round {view.get('round', '?')} · {st.get('phase', '')}", size="large", bold=True,
-                   fit_height=True))
-        c.add(weather_row(view))
-        c.add(rates_row(view))
-        c.add(event_track_row(view))
         forecast = view.get("forecast") or {}
         bag = forecast.get("bag") or st.get("bag") or {}
+        parts: list[tuple[Any, Any]] = [
+            (("title", view.get("round"), st.get("phase")),
+             lambda: Text(f"Round {view.get('round', '?')} · {st.get('phase', '')}", size="large", bold=True,
+                          fit_height=True)),
+            (("weather", repr(st.get("weather"))), lambda: weather_row(view)),
+            (("rates", repr(st.get("work_rates"))), lambda: rates_row(view)),
+            (("events", repr(st.get("event_track"))), lambda: event_track_row(view)),
+            (("bag", repr(bag), forecast.get("restock"), forecast.get("p_event")), lambda: self._bag(view, bag)),
+            (("yard", repr(st.get("stock_yard")), repr(view.get("yard"))), lambda: yard_row(view)),
+            (("office", repr(st.get("site_office"))), lambda: site_office_row(view)),
+            (("player_header",), self._player_header),
+        ]
+        # One line per player, each reused while that player's pieces and score are unchanged.
+        scores = _scores_by_name(view.get("scores_now"))
+        for p in st.get("players") or []:
+            name, colour = str(p.get("name", "")), str(p.get("colour", ""))
+            values = (p.get("iron", 0), p.get("stone", 0), p.get("coal", 0), p.get("steel", 0), p.get("rubble", 0),
+                      p.get("markers", 0), p.get("train") or "–", _station_number(st, p.get("surveyor")),
+                      scores.get(name, "–"))
+            parts.append((("player", name, colour, values), partial(self._player_line, values, name, colour)))
+        for key, build in parts:
+            c.add(self.cached(key, build))
+        self.sweep()
+
+    def _bag(self, view: dict[str, Any], bag: dict[str, Any]) -> Any:
+        m = metrics()
+        forecast = view.get("forecast") or {}
         bag_row = row(Text("Bag", size="small", size_hint_x=None, width=m.px(90)), *cube_chips(bag),
                       height=m.px(48))
         bag_row.add_widget(Text(f"next restock {forecast.get('restock', '?')} cubes: event risk "
                                 f"[b]{percent(forecast.get('p_event'))}[/b]", size="small"))
-        c.add(bag_row)
-        c.add(yard_row(view))
-        c.add(site_office_row(view))
-        c.add(self._players(view))
+        return bag_row
 
-    def _players(self, view: dict[str, Any]) -> Any:
+    def _player_header(self) -> Any:
         m = metrics()
-        st = state(view)
-        scores = _scores_by_name(view.get("scores_now"))
-        table = BoxLayout(orientation="vertical", spacing=m.px(3), size_hint_y=None)
-        table.bind(minimum_height=table.setter("height"))
-        columns = ("iron", "stone", "coal", "steel", "rubble", "markers", "train", "surveyor", "now")
         header = BoxLayout(size_hint_y=None, height=m.px(30))
         header.add_widget(Text("", size="small", size_hint_x=1.4))
-        for key in columns:
+        for key in PLAYER_COLUMNS:
             header.add_widget(Text(key, size="small", align="center", colour=theme.TEXT_DIM, shorten=True))
-        table.add_widget(header)
-        for p in st.get("players") or []:
-            line = Panel(orientation="horizontal", size_hint_y=None, height=m.px(44), colour=theme.PANEL,
-                         padding=m.px(2))
-            line.add_widget(Chip(str(p.get("name", "")), theme.player_colour(str(p.get("colour", ""))),
-                                 size="small", size_hint_x=1.4))
-            values = [p.get("iron", 0), p.get("stone", 0), p.get("coal", 0), p.get("steel", 0), p.get("rubble", 0),
-                      p.get("markers", 0), p.get("train") or "–", _station_number(st, p.get("surveyor")),
-                      scores.get(str(p.get("name")), "–")]
-            for value in values:
-                line.add_widget(Text(str(value), align="center"))
-            table.add_widget(line)
-        return table
+        return header
 
+    def _player_line(self, values: tuple[Any, ...], name: str, colour: str) -> Any:
+        m = metrics()
+        line = Panel(orientation="horizontal", size_hint_y=None, height=m.px(44), colour=theme.PANEL,
+                     padding=m.px(2))
+        line.add_widget(Chip(name, theme.player_colour(colour), size="small", size_hint_x=1.4))
+        for value in values:
+            line.add_widget(Text(str(value), align="center"))
+        return line
 
 def _scores_by_name(scores: Any) -> dict[str, Any]:
     if isinstance(scores, dict) and "players" in scores:

@@ -46,7 +46,6 @@ class PlacementScreen(BaseScreen):
         self.space_buttons: dict[tuple[str, int], BigButton] = {}
 
     def update(self, view: dict[str, Any]) -> None:
-        m = metrics()
         wait = waiting(view)
         player = wait.get("player")
         colour = theme.player_colour(colour_of(view, player))
@@ -62,6 +61,7 @@ class PlacementScreen(BaseScreen):
         hire_closed = blocked_of_type(view, "hire_temporary")
         self.hire.opacity = 1 if hire or hire_closed else 0
         self.hire._on_tap = partial(self.app.act, hire[0]["action"]) if hire else None
+        self.hire.payload = hire[0]["action"] if hire else None
         self.hire._on_blocked = self.app.say
         self.hire.block(None if hire or not hire_closed else str(hire_closed[0].get("reason")))
 
@@ -73,37 +73,58 @@ class PlacementScreen(BaseScreen):
         self.areas_box.clear_widgets()
         self.space_buttons.clear()
         for area in AREAS:
-            column = Panel(orientation="vertical", colour=theme.PANEL, radius=m.px(6), padding=m.px(3),
-                           spacing=m.px(3))
-            column.add_widget(Text(f"[b]{area}[/b] {AREA_NAMES[area]}", size="small", align="center",
-                                   size_hint_y=None, height=m.px(30), shorten=True, shorten_from="right"))
-            occupants = placed.get(area) or []
+            occupants = list(placed.get(area) or [])
             count = spaces.get(area, 0)
-            if area == "G" or count == 0:
-                # The surveyor area has no limit: one button, and the labourers already there.
-                for occupant in occupants:
-                    column.add_widget(self._taken(view, area, occupant))
-                legal = find(choices, area)
-                closed = find(blocked, area)
-                button = BigButton("Survey", colour=theme.ACCENT, size="small", on_blocked=self.app.say,
-                                   size_hint_y=None, height=m.target)
-                if legal:
-                    button._on_tap = partial(self.app.act, legal[0]["action"])
-                else:
-                    button.block(closed[0]["reason"] if closed else "Not open now.")
-                self.space_buttons[(area, 0)] = button
-                column.add_widget(button)
-            else:
-                for space in range(1, count + 1):
-                    occupant = occupants[space - 1] if space - 1 < len(occupants) else None
-                    if occupant is not None:
-                        widget: Any = self._taken(view, area, occupant)
-                    else:
-                        widget = self._free(area, space, find(choices, area, space), find(blocked, area, space))
-                        self.space_buttons[(area, space)] = widget
-                    column.add_widget(widget)
-            column.add_widget(BoxLayout())
+            legal, closed = find(choices, area), find(blocked, area)
+            # A column whose spaces, occupants and open/closed spaces are unchanged is reused; only the actions
+            # its buttons send are renewed (they name the player whose turn it is).
+            key = (area, count, repr(occupants), view.get("game_id"),
+                   tuple(sorted(entry["action"].get("space", 0) for entry in legal)),
+                   tuple((entry["action"].get("space", 0), entry.get("reason")) for entry in closed))
+            column = self.cached(key, partial(self._column, view, area, count, occupants, legal, closed))
+            buttons: dict[tuple[str, int], BigButton] = column.space_buttons
+            for (_area, space), button in buttons.items():
+                fresh = legal if space == 0 else find(legal, area, space)
+                if fresh:
+                    button._on_tap = partial(self.app.act, fresh[0]["action"])
+                    button.payload = fresh[0]["action"]
+            self.space_buttons.update(buttons)
             self.areas_box.add_widget(column)
+        self.sweep()
+
+    def _column(self, view: dict[str, Any], area: str, count: int, occupants: list[int | None],
+                legal: list[dict[str, Any]], closed: list[dict[str, Any]]) -> Any:
+        m = metrics()
+        buttons: dict[tuple[str, int], BigButton] = {}
+        column = Panel(orientation="vertical", colour=theme.PANEL, radius=m.px(6), padding=m.px(3),
+                       spacing=m.px(3))
+        column.add_widget(Text(f"[b]{area}[/b] {AREA_NAMES[area]}", size="small", align="center",
+                               size_hint_y=None, height=m.px(30), shorten=True, shorten_from="right"))
+        if area == "G" or count == 0:
+            # The surveyor area has no limit: one button, and the labourers already there.
+            for occupant in occupants:
+                column.add_widget(self._taken(view, area, occupant))
+            button = BigButton("Survey", colour=theme.ACCENT, size="small", on_blocked=self.app.say,
+                               size_hint_y=None, height=m.target)
+            if legal:
+                button._on_tap = partial(self.app.act, legal[0]["action"])
+                button.payload = legal[0]["action"]
+            else:
+                button.block(closed[0]["reason"] if closed else "Not open now.")
+            buttons[(area, 0)] = button
+            column.add_widget(button)
+        else:
+            for space in range(1, count + 1):
+                occupant = occupants[space - 1] if space - 1 < len(occupants) else None
+                if occupant is not None:
+                    widget: Any = self._taken(view, area, occupant)
+                else:
+                    widget = self._free(area, space, find(legal, area, space), find(closed, area, space))
+                    buttons[(area, space)] = widget
+                column.add_widget(widget)
+        column.add_widget(BoxLayout())
+        column.space_buttons = buttons
+        return column
 
     def _taken(self, view: dict[str, Any], area: str, occupant: int | None) -> Any:
         m = metrics()
@@ -118,6 +139,7 @@ class PlacementScreen(BaseScreen):
                            height=metrics().target)
         if legal:
             button._on_tap = partial(self.app.act, legal[0]["action"])
+            button.payload = legal[0]["action"]
         else:
             button.block(closed[0]["reason"] if closed else "Not open now.")
         return button

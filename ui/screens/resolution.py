@@ -40,12 +40,15 @@ class ResolutionScreen(BaseScreen):
         self.prompt = Text("", size="large", bold=True)
         self.add_widget(row(self.who, self.prompt))
         self.main = BoxLayout(orientation="horizontal", spacing=m.gap)
+        self.story = Column(size_hint_x=0.45)
+        self.options = Column(size_hint_x=0.55)
+        self.main.add_widget(self.story)
+        self.main.add_widget(self.options)
         self.add_widget(self.main)
         self.choice_buttons: list[BigButton] = []
         self.confirm_button: BigButton | None = None
 
     def update(self, view: dict[str, Any]) -> None:
-        m = metrics()
         st = state(view)
         wait = waiting(view)
         current = st.get("area")
@@ -64,26 +67,32 @@ class ResolutionScreen(BaseScreen):
             prompt = prompt[len(who) + 1:].strip()
         self.prompt.text = prompt
 
-        self.main.clear_widgets()
-        # Left: what happened and what the engine proposes. Right: what the table may do now.
-        left = Column(size_hint_x=0.45)
+        # Left: what happened and what the engine proposes. Right: what the table may do now. Parts whose
+        # content is unchanged since the last step are reused (see BaseScreen.cached).
+        left, right = self.story, self.options
+        left.clear()
+        right.clear()
         pending = view.get("pending")
         if pending:
-            box = Panel(orientation="vertical", colour=theme.hex_rgba("#1b3a4b"), radius=m.px(6),
-                        size_hint_y=None)
-            box.bind(minimum_height=box.setter("height"))
-            box.add_widget(Text(str(pending.get("text", "")), size="large", fit_height=True))
-            box.add_widget(row(
-                BigButton("Confirm", on_tap=self.app.confirm, colour=theme.CONFIRM),
-                BigButton("Correct", on_tap=self.app.reject)))
-            left.add(box)
+            left.add(self.cached(("pending", pending.get("text")), partial(self._pending, str(pending.get("text")))))
         if wait.get("kind") == "contracts":
-            left.add(self._hand(view, player))
+            left.add(self.cached(("hand", repr(view.get("choices"))), partial(self._hand, view, player)))
         for line in reversed((view.get("announcements") or [])[-4:]):
-            left.add(Text(str(line.get("text", "")), size="small",
-                          colour=theme.WARNING if line.get("urgent") else theme.TEXT_DIM, fit_height=True))
-        self.main.add_widget(left)
-        self.main.add_widget(self._choices(view))
+            text, urgent = str(line.get("text", "")), bool(line.get("urgent"))
+            left.add(self.cached(("line", text, urgent), partial(
+                Text, text, size="small", colour=theme.WARNING if urgent else theme.TEXT_DIM, fit_height=True)))
+        self._choices(view, right)
+        self.sweep()
+
+    def _pending(self, text: str) -> Any:
+        m = metrics()
+        box = Panel(orientation="vertical", colour=theme.hex_rgba("#1b3a4b"), radius=m.px(6), size_hint_y=None)
+        box.bind(minimum_height=box.setter("height"))
+        box.add_widget(Text(text, size="large", fit_height=True))
+        box.add_widget(row(
+            BigButton("Confirm", on_tap=self.app.confirm, colour=theme.CONFIRM),
+            BigButton("Correct", on_tap=self.app.reject)))
+        return box
 
     def _hand(self, view: dict[str, Any], player: int | None) -> Any:
         """The contracts the player could play now, with what each does (from the component data)."""
@@ -97,35 +106,46 @@ class ResolutionScreen(BaseScreen):
         return Text("\n".join(lines) if lines else "No contract to play before this area.", size="small",
                     fit_height=True)
 
-    def _choices(self, view: dict[str, Any]) -> Any:
+    def _choices(self, view: dict[str, Any], column: Column) -> None:
         m = metrics()
         choices = view.get("choices") or []
         blocked = view.get("blocked") or []
-        self.choice_buttons = []
         self.confirm_button = None
-        column = Column(size_hint_x=0.55)
         if len(choices) == 1 and not view.get("pending"):
             only = choices[0]
-            button = BigButton(f"Confirm: {only.get('label', '')}", on_tap=partial(self.app.act, only["action"]),
-                               colour=theme.CONFIRM, size="large", size_hint_y=None, height=m.target * 1.6)
+            button = self.cached(("confirm", only.get("label")), partial(
+                BigButton, f"Confirm: {only.get('label', '')}", colour=theme.CONFIRM, size="large", size_hint_y=None,
+                height=m.target * 1.6))
             self.confirm_button = button
-            self.choice_buttons.append(button)
+            self.choice_buttons = [button]
             column.add(button)
         else:
-            grid = GridLayout(cols=2 if len(choices) > 4 else 1, spacing=m.gap, size_hint_y=None)
-            grid.bind(minimum_height=grid.setter("height"))
-            for choice in choices:
-                action = choice.get("action", {})
-                kind = action.get("type")
-                colour = theme.PANEL_LIGHT if kind in ("pass", "decline", "idle") else theme.ACCENT
-                button = BigButton(str(choice.get("label", kind)), on_tap=partial(self.app.act, action),
-                                   colour=colour, size="small", size_hint_y=None, height=m.target)
-                self.choice_buttons.append(button)
-                grid.add_widget(button)
+            labels = tuple((str(c.get("label")), c.get("action", {}).get("type")) for c in choices)
+            grid = self.cached(("choices", labels), partial(self._grid, labels))
+            self.choice_buttons = list(grid.choice_buttons)
             column.add(grid)
+        # The buttons may be reused from an earlier step: the actions they send are always this step's.
+        for button, choice in zip(self.choice_buttons, choices, strict=False):
+            button._on_tap = partial(self.app.act, choice["action"])
+            button.payload = choice["action"]
         for entry in blocked[:8]:
-            button = BigButton(str(entry.get("label", "")), size="small", size_hint_y=None, height=m.target,
-                               on_blocked=self.app.say)
-            button.block(str(entry.get("reason", "Not allowed now.")))
-            column.add(button)
-        return column
+            label, reason = str(entry.get("label", "")), str(entry.get("reason", "Not allowed now."))
+            column.add(self.cached(("blocked", label, reason), partial(self._blocked, label, reason)))
+
+    def _grid(self, labels: tuple[tuple[str, Any], ...]) -> Any:
+        m = metrics()
+        grid = GridLayout(cols=2 if len(labels) > 4 else 1, spacing=m.gap, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        grid.choice_buttons = []
+        for label, kind in labels:
+            colour = theme.PANEL_LIGHT if kind in ("pass", "decline", "idle") else theme.ACCENT
+            button = BigButton(label, colour=colour, size="small", size_hint_y=None, height=m.target)
+            grid.choice_buttons.append(button)
+            grid.add_widget(button)
+        return grid
+
+    def _blocked(self, label: str, reason: str) -> Any:
+        m = metrics()
+        button = BigButton(label, size="small", size_hint_y=None, height=m.target, on_blocked=self.app.say)
+        button.block(reason)
+        return button
