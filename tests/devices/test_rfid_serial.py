@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hardware.rfid import SerialCardReader, frame
+from hardware.rfid import SerialCardReader, describe_serial_error, frame
 from tests.devices.ptys import FakeReaderPort, point_link
 
 CARD = "0F00A1B2C3"
@@ -186,3 +186,17 @@ def test_a_second_program_on_the_same_reader_is_told_it_is_in_use(port: FakeRead
     finally:
         other.stop()
         reader.stop()
+
+
+def test_serial_errors_are_explained_with_their_fix() -> None:
+    import serial
+
+    # The exceptions pyserial raises, as it builds them (serialposix.Serial.open); root cannot be refused
+    # a device node, so the permission case is built here rather than provoked.
+    denied = serial.SerialException(13, "could not open port /dev/ttyUSB0: [Errno 13] Permission denied")
+    assert "dialout" in describe_serial_error(denied)
+    missing = serial.SerialException(2, "could not open port /dev/ttyUSB0: [Errno 2] No such file or directory")
+    assert describe_serial_error(missing) == "no such device (is the reader plugged in?)"
+    gone = serial.SerialException("device reports readiness to read but returned no data (device disconnected?)")
+    assert describe_serial_error(gone) == "the device went away"
+    assert describe_serial_error(OSError(5, "Input/output error")) == "input/output error"
