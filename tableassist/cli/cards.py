@@ -106,6 +106,7 @@ def handle_enrol(args: argparse.Namespace) -> int:
                 break  # end of input
             enrolled += 1
             print(f"  stored: {card.tag} is {card.describe()}. Next card…", flush=True)
+            drop_repeats(taps, tag)
     except KeyboardInterrupt:
         print()  # Ctrl-C is the normal way to finish; every card stored so far is committed
     finally:
@@ -113,6 +114,20 @@ def handle_enrol(args: argparse.Namespace) -> int:
         registry.close()
     print(f"{enrolled} card{'s' if enrolled != 1 else ''} enrolled")
     return 0
+
+
+def drop_repeats(taps: queue.Queue[str], tag: str) -> None:
+    """Forget taps of the card just enrolled that came while its answer was typed (lifted and put back)."""
+    others = []
+    while True:
+        try:
+            queued = taps.get_nowait()
+        except queue.Empty:
+            break
+        if queued != tag:
+            others.append(queued)
+    for queued in others:
+        taps.put(queued)
 
 
 def enrol_one(registry: CardRegistry, tag: str) -> Card | None:
