@@ -198,7 +198,7 @@ class Demo:
         self.picked.topic = line.topic  # the session speaks this line right after telling its listeners
         if line.topic == "round_started":
             print()
-        if line.topic in ("labourer_placed", "passed", "cubes_drawn", "phase_changed", "contract_revealed"):
+        if line.topic in ("labourer_placed", "passed", "cubes_drawn", "phase_changed", "contract_revealed", "turn"):
             return  # shown on the screen; on stdout they would drown the story
         marker = "!" if line.urgent else " "
         print(f"{marker} {line.text}", flush=True)

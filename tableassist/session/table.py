@@ -74,6 +74,7 @@ class TableSession:
         self._rejected: dict[str, Any] | None = None  # a proposal the table turned down: not offered again
         self._pending: dict[str, Any] | None = None
         self._setup_taps: list[int] = []  # track cards / trains tapped so far at setup
+        self._last_turn: tuple[int, str, int] | None = None
         self._preview_cache: tuple[Any, dict[str, Any] | None] | None = None
         self._error: str | None = None
         self._yard: YardCheck | None = None
@@ -203,6 +204,8 @@ class TableSession:
             self._error = None
             line = Line(self._("Undone."), False)
             self._announce([line])
+            self._last_turn = None
+            self._announce_turn()
         self._notify()
         return Outcome(True, line.text, [])
 
@@ -490,8 +493,24 @@ class TableSession:
             if not self._apply(action, "digital").ok:
                 break
             guard += 1
-        if self._bag_mode == "physical" and self.devices.camera is not None and rules.awaits_bag_draw(game):
-            self._propose_from_camera(self.devices.camera.read_yard())
+        # (the physical bag's draw is proposed when the camera thread next posts a reading: reading the
+        # camera here would hold the caller for a dozen frames)
+        self._announce_turn()
+
+    def _announce_turn(self) -> None:
+        """Say whose decision it is when that changes ("Ben: place a labourer."), quietly, not urgently."""
+        game = self._game
+        decision = None if game is None or game.finished else game.waiting
+        if decision is None or decision.player is None:
+            self._last_turn = None
+            return
+        turn = (decision.player, decision.kind, len(game.actions))
+        if self._last_turn is not None and self._last_turn[:2] == turn[:2]:
+            return
+        self._last_turn = turn
+        from tableassist.session.labels import prompt
+
+        self._announce([Line(prompt(game, self._tr), False, True, "turn")])
 
     def _propose_from_camera(self, reading: YardReading) -> None:
         game = self._game

@@ -36,6 +36,8 @@ def test_two_whole_rounds_every_action_journalled_and_announced(tmp_path: Path) 
     assert any(line.startswith("Weather: ") for line in said)
     assert any(line.startswith("Round 2") for line in said)
     assert any("Restock the stock yard" in line for line in said)
+    assert "Ann: place a labourer." in said  # whose turn it is, said when it changes
+    assert not any(a == b for a, b in zip(said, said[1:], strict=False) if a.endswith("place a labourer."))
     view = session.view()
     json.dumps(view)  # everything the screen draws is JSON-able
     assert view["round"] == 3 and view["waiting"]["kind"] == "place"
