@@ -58,6 +58,12 @@ def violations(game: Game) -> list[str]:
             out.append(f"{p.name}: {pawns} labourers accounted for (supply, spaces, pub), not 3")
         if not 0 <= p.surveyor < len(s.stations):
             out.append(f"{p.name}: surveyor off the route")
+    for area in "ABCDEF":
+        if len(s.placed[area]) != s.spaces[area]:
+            out.append(f"area {area}: {len(s.placed[area])} spaces in use, not {s.spaces[area]}")
+    spare_game_markers = pieces["game_markers"] - 2  # two sit on the work-rate tracks
+    if sum(1 for st in s.stations if st.completed_by_event) > spare_game_markers:
+        out.append(f"more stations completed by events than the {spare_game_markers} spare game markers")
     if not 0 <= s.excavation_index < len(s.excavation_track):
         out.append("excavation work rate off its track")
     if not 0 <= s.lay_index < len(s.lay_track_track):
