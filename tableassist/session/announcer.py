@@ -37,9 +37,22 @@ class Announcer:
     def lines(self, events: list[dict[str, Any]], game: Any) -> list[Line]:
         out: list[Line] = []
         run: list[dict[str, Any]] = []  # consecutive rubble taken by one player (or one event)
+        # an excavation says where its rubble came from in one line: "Ben excavates 4: 2 from track card 3, …"
+        excavators = {e.get("player") for e in events if e.get("type") == "excavation_done"}
+        dug = {p: [e for e in events if e.get("type") == "rubble_taken" and e.get("player") == p]
+               for p in excavators}
         for event in [*events, {"type": "_end"}]:
             if event.get("type") == "rubble_taken" and event.get("player") is None:
                 continue  # cleared by an event: the event's own line says from where
+            if event.get("type") == "rubble_taken" and event.get("player") in excavators:
+                continue
+            if event.get("type") == "excavation_done" and dug.get(event.get("player")):
+                if run:
+                    out.extend(self._rubble(run, game))
+                    run = []
+                out.append(Line(self.preview({"type": "excavate", "player": event.get("player")},
+                                             dug[event.get("player")], game), False, True, "excavation_done"))
+                continue
             if event.get("type") == "rubble_taken" and (not run or run[0].get("player") == event.get("player")):
                 run.append(event)
                 continue
