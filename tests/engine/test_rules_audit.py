@@ -134,3 +134,25 @@ def test_20_without_29_keeps_one_coal() -> None:
     t.run_to("contracts", player=0, area="A")
     t.act("play_contract", contract=20)
     assert t.game.why_not({"type": "take_cubes", "player": 0, "iron": 0, "stone": 0, "coal": 2}) is not None
+
+
+def test_contract_13_does_not_stop_a_maintenance_discard() -> None:
+    """13: 'no other Contract cards may be played for the rest of the Round' — 16: 'You may discard this card
+    instead of a Steel Bar when required to pay for train maintenance' is a discard, not a play."""
+    from .test_end_of_round import fill_event_track_before
+
+    t = Table(3)
+    t.give_train(0, 5)
+    t.hand(0, 13, 16)
+    fill_event_track_before(t, "maintenance")
+    t.place(*[("G", i) for i in range(1, 7)])
+    t.run_to("contracts", player=0, area="A")
+    t.act("play_contract", contract=13)
+    assert t.state.contracts_closed
+    t.run(lambda d: d.kind == "draw" and d.info["purpose"] == "restock")
+    count = t.waiting.info["count"]
+    t.apply({"type": "draw", "iron": count - 1, "stone": 0, "coal": 0, "event": 1})
+    assert (t.waiting.kind, t.waiting.player) == ("maintenance", 0)
+    events = t.act("maintain", pay=16)
+    assert t.of(events, "maintenance_paid") == [{"type": "maintenance_paid", "player": 0, "with": 16}]
+    assert t.state.players[0].train == 5 and 16 in t.state.discards
