@@ -35,7 +35,7 @@ PLAYER_COLOURS: dict[str, RGBA] = {
     "blue": hex_rgba("#42a5f5"),
     "green": hex_rgba("#66bb6a"),
     "pink": hex_rgba("#f48fb1"),
-    "purple": hex_rgba("#ab47bc"),
+    "purple": hex_rgba("#8e24aa"),
 }
 
 # Cubes and pieces as they look on the board. Coal and steel are black on the table; on a dark screen
@@ -45,7 +45,7 @@ PIECE_COLOURS: dict[str, RGBA] = {
     "stone": hex_rgba("#9e9e9e"),
     "coal": hex_rgba("#101010"),
     "event": hex_rgba("#ffffff"),
-    "rubble": hex_rgba("#8d6e63"),
+    "rubble": hex_rgba("#795548"),
     "steel": hex_rgba("#37474f"),
 }
 

@@ -259,19 +259,30 @@ class CalculatorScreen(BaseScreen):
 
 
 def score_table_widget(result: dict[str, Any], on_edit: Any = None, colours: dict[str, str] | None = None,
-                       final: bool = True) -> Any:
-    """Totals, breakdown and fulfilled contracts per player, the winner marked. Shared with Final scores."""
+                       final: bool = True, buttons: tuple[Any, ...] = ()) -> Any:
+    """Totals, breakdown and fulfilled contracts per player, the winner marked. Shared with Final scores.
+
+    The headline (who won, or who is ahead in the live estimate) and the buttons stay pinned at the top;
+    the players' lines scroll below them.
+    """
     m = metrics()
+    box = BoxLayout(orientation="vertical", spacing=m.gap)
     column = Column()
     winners = result.get("winners") or []
+    names = " and ".join(winners)
     if not final:
-        headline = "Ahead now: " + " and ".join(winners) if winners else ""
+        headline = f"If the game ended now: {names} ahead" if winners else "If the game ended now"
     else:
-        headline = " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!") if winners else "No winner"
-    top = [Text(headline, size="huge" if final else "large", bold=True, colour=theme.WARNING)]
+        headline = (names + (" win!" if len(winners) > 1 else " wins!")) if winners else "No winner"
+        totals = [p.get("total") for p in result.get("players") or []]
+        if totals and totals.count(max(totals)) > len(winners):
+            headline += " (tie: last in turn order wins)"
+    top = [Text(headline, size="huge" if final else "large", bold=True, colour=theme.WARNING, shorten=True)]
     if on_edit is not None:
         top.append(BigButton("Edit", on_tap=on_edit, size_hint_x=None, width=m.px(120)))
-    column.add(row(*top, height=m.px(64)))
+    top.extend(buttons)
+    box.add_widget(row(*top, height=m.px(56)))
+    box.add_widget(column)
     keys = ["sites", "tracks", "surveyor", "contracts", "train"]
     if any((p.get("breakdown") or {}).get("daffodils") for p in result.get("players") or []):
         keys.append("daffodils")
@@ -284,8 +295,8 @@ def score_table_widget(result: dict[str, Any], on_edit: Any = None, colours: dic
     for p in result.get("players") or []:
         name = str(p.get("name", ""))
         colour_name = (colours or {}).get(name, name.lower())
-        line = Panel(orientation="horizontal", size_hint_y=None, height=m.target,
-                     colour=theme.PANEL_LIGHT if name in winners else theme.PANEL, radius=m.px(6))
+        line = Panel(orientation="horizontal", size_hint_y=None, height=m.px(50),
+                     colour=theme.PANEL_LIGHT if name in winners else theme.PANEL, radius=m.px(6), padding=m.px(3))
         line.add_widget(Chip(name, theme.player_colour(colour_name), size_hint_x=1.3))
         breakdown = p.get("breakdown") or {}
         for key in keys:
@@ -301,7 +312,5 @@ def score_table_widget(result: dict[str, Any], on_edit: Any = None, colours: dic
                 vp = vps.get(number)
                 parts.append(f"#{number}" + (f" ({vp} VP)" if vp is not None else "") + (f": {what}" if what else ""))
             text = f"{name}'s contracts fulfilled: " + "; ".join(parts)
-        else:
-            text = f"{name}: no contract fulfilled"
-        column.add(Text(text, size="small", colour=theme.TEXT_DIM, fit_height=True))
-    return column
+            column.add(Text(text, size="small", colour=theme.TEXT_DIM, fit_height=True))
+    return box

@@ -18,17 +18,14 @@ class FinalScoresScreen(BaseScreen):
         self.clear_widgets()
         final = view.get("final")
         scores = final if isinstance(final, dict) else None
-        heading = "Final scores"
         final_result = scores is not None
         if scores is None and isinstance(view.get("scores_now"), dict):
-            # Before the end this is the live estimate: say so, so nobody mistakes it for the result.
+            # Before the end this is the live estimate: it says so, so nobody mistakes it for the result.
             scores = view["scores_now"]
-            heading = "Score if the game ended now"
         colours = {str(p.get("name")): str(p.get("colour")) for p in view.get("players") or []}
-        self.add_widget(row(Text(heading, size="large", bold=True),
-                            BigButton("New game", on_tap=lambda: self.app.show("new_game"), size_hint_x=None,
-                                      width=m.px(160)), height=m.px(48)))
+        new_game = BigButton("New game", on_tap=lambda: self.app.show("new_game"), size_hint_x=None,
+                             width=m.px(150), size="small")
         if scores is None:
-            self.add_widget(Text("No scores yet.", size="large"))
+            self.add_widget(row(Text("No scores yet.", size="large"), new_game))
             return
-        self.add_widget(score_table_widget(scores, colours=colours, final=final_result))
+        self.add_widget(score_table_widget(scores, colours=colours, final=final_result, buttons=(new_game,)))

@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 
 from ui import theme
 from ui.screens.base import BaseScreen
@@ -52,7 +53,7 @@ class PlacementScreen(BaseScreen):
         self.who.text = name_of(view, player) or "–"
         self.who._bg_colour.rgba = colour
         self.who.color = theme.text_on(colour)
-        self.prompt.text = "place a labourer"
+        self.prompt.text = "place a labourer" if wait.get("kind") == "place" else "placement is over"
         forecast = view.get("forecast") or {}
         self.risk.text = f"Event risk next restock: {percent(forecast.get('p_event'))}" if forecast else ""
 
@@ -101,9 +102,14 @@ class PlacementScreen(BaseScreen):
         column.add_widget(Text(f"[b]{area}[/b] {AREA_NAMES[area]}", size="small", align="center",
                                size_hint_y=None, height=m.px(30), shorten=True, shorten_from="right"))
         if area == "G" or count == 0:
-            # The surveyor area has no limit: one button, and the labourers already there.
+            # The surveyor area has no limit: one button, and the labourers already there as small chips,
+            # two to a row, so a busy round still fits the column.
+            chips = GridLayout(cols=2, spacing=m.px(2), size_hint_y=None)
+            chips.bind(minimum_height=chips.setter("height"))
             for occupant in occupants:
-                column.add_widget(self._taken(view, area, occupant))
+                chips.add_widget(Chip(name_of(view, occupant), theme.player_colour(colour_of(view, occupant)),
+                                      size="small", size_hint_y=None, height=m.px(30), shorten=True))
+            column.add_widget(chips)
             button = BigButton("Survey", colour=theme.ACCENT, size="small", on_blocked=self.app.say,
                                size_hint_y=None, height=m.target)
             if legal:
