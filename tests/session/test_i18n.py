@@ -81,3 +81,25 @@ def test_the_check_command_says_up_to_date(capsys: pytest.CaptureFixture[str]) -
     assert i18n.main(["check"]) == 0
     assert "up to date" in capsys.readouterr().out
     assert i18n.main(["nonsense"]) == 2
+
+
+def test_update_adds_new_messages_and_keeps_translations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    shutil.copytree(i18n.LOCALE_DIR, tmp_path / "locale")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "locale")
+    with i18n.po_path("de").open("rb") as po:
+        catalog = read_po(po, locale="de")
+    catalog.delete("Stock Yard")  # as if the message had just been added to the code
+    from babel.messages.pofile import write_po
+
+    with i18n.po_path("de").open("wb") as po:
+        write_po(po, catalog)
+    i18n.update_catalogs()
+    with i18n.po_path("de").open("rb") as po:
+        updated = read_po(po, locale="de")
+    added, kept = updated.get("Stock Yard"), updated.get("Excavation")
+    assert added is not None and added.string == ""  # there to translate
+    assert kept is not None and kept.string == "Räumarbeit"  # the rest kept
+    keys = {m[0] if isinstance(m, tuple) else m for m in source_messages()}
+    assert {m.id if isinstance(m.id, str) else m.id[0] for m in updated if m.id} == keys
