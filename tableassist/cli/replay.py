@@ -20,6 +20,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("game", metavar="GAME_ID|latest|FILE", help="a game id, 'latest', or a JSON export")
     parser.add_argument("--json", action="store_true", help="one JSON object: game, actions, round, phase, finished")
+    parser.add_argument("--export", metavar="FILE", help="also write the game (setup and actions) to FILE as JSON")
     parser.set_defaults(handler=handle)
 
 
@@ -80,9 +81,19 @@ def summary(game_id: Any, game: Any) -> dict[str, Any]:
     return data
 
 
+def export(path: Path, game_id: Any, setup: dict[str, Any], actions: list[dict[str, Any]]) -> None:
+    try:
+        path.write_text(json.dumps({"game": game_id, "setup": setup, "actions": actions}, indent=1) + "\n",
+                        encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot write {path}: {err.strerror or err}") from None
+
+
 def handle(args: argparse.Namespace) -> int:
     game_id, setup, actions = load(args.game, args.db)
     data = summary(game_id, rebuild(setup, actions))
+    if args.export:
+        export(Path(args.export), game_id, setup, actions)
     if args.json:
         print(json.dumps(data, sort_keys=True))
         return 0

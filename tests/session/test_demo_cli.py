@@ -108,6 +108,9 @@ def test_replay_prints_where_the_game_stands(tmp_path: Path,
     assert data["game"] == game and data["actions"] == 40 and data["finished"] is False
     assert isinstance(data["round"], int) and data["phase"]
     from_file = json.loads(tableassist("replay", str(export), "--json").stdout)
+    exported = tmp_path / "again.json"
+    assert tableassist("--db", str(db), "replay", "latest", "--export", str(exported)).returncode == 0
+    assert json.loads(exported.read_text())["actions"] == whole[:40]
     assert {k: from_file[k] for k in ("actions", "round", "phase", "finished")} == \
         {k: data[k] for k in ("actions", "round", "phase", "finished")}
 
