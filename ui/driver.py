@@ -49,6 +49,7 @@ class Harness:
 
     def tap(self, widget: Any, frames: int = 2) -> None:
         """Press and release a finger on the widget's centre (posted through Kivy's input queue)."""
+        self.pump(1)  # let a screen just switched to lay itself out: a finger presses what is drawn
         if widget.get_root_window() is None:
             raise AssertionError(f"{widget!r} is not on the screen")
         x, y = widget.to_window(*widget.center)

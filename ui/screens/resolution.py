@@ -15,6 +15,7 @@ from kivy.uix.gridlayout import GridLayout
 
 from tableassist.engine import components as component_data
 from ui import theme
+from ui.contracts import describe
 from ui.screens.base import BaseScreen
 from ui.viewdata import AREA_NAMES, colour_of, name_of, state, waiting
 from ui.widgets import BigButton, Chip, Column, Panel, Text, metrics, row
@@ -102,7 +103,7 @@ class ResolutionScreen(BaseScreen):
         for n in numbers:
             contract = self.components.contracts.get(n)
             if contract is not None:
-                lines.append(f"[b]{n}[/b]: {contract.effect}")
+                lines.append(f"[b]{n}[/b]: {describe(contract)}")
         return Text("\n".join(lines) if lines else "No contract to play before this area.", size="small",
                     fit_height=True)
 
@@ -120,7 +121,7 @@ class ResolutionScreen(BaseScreen):
             self.choice_buttons = [button]
             column.add(button)
         else:
-            labels = tuple((str(c.get("label")), c.get("action", {}).get("type")) for c in choices)
+            labels = tuple((self._label(c), c.get("action", {}).get("type")) for c in choices)
             grid = self.cached(("choices", labels), partial(self._grid, labels))
             self.choice_buttons = list(grid.choice_buttons)
             column.add(grid)
@@ -132,14 +133,25 @@ class ResolutionScreen(BaseScreen):
             label, reason = str(entry.get("label", "")), str(entry.get("reason", "Not allowed now."))
             column.add(self.cached(("blocked", label, reason), partial(self._blocked, label, reason)))
 
+    def _label(self, choice: dict[str, Any]) -> str:
+        """The session's label; a contract also says what it does and scores (the card's text)."""
+        label = str(choice.get("label", ""))
+        number = choice.get("action", {}).get("contract")
+        contract = self.components.contracts.get(number) if isinstance(number, int) else None
+        if contract is None:
+            return label
+        return f"[b]{label}[/b]\n{describe(contract)}"
+
     def _grid(self, labels: tuple[tuple[str, Any], ...]) -> Any:
         m = metrics()
-        grid = GridLayout(cols=2 if len(labels) > 4 else 1, spacing=m.gap, size_hint_y=None)
+        two_lines = any("\n" in label for label, _kind in labels)
+        grid = GridLayout(cols=2 if len(labels) > 4 and not two_lines else 1, spacing=m.gap, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         grid.choice_buttons = []
         for label, kind in labels:
             colour = theme.PANEL_LIGHT if kind in ("pass", "decline", "idle") else theme.ACCENT
-            button = BigButton(label, colour=colour, size="small", size_hint_y=None, height=m.target)
+            height = m.target * 1.5 if "\n" in label else m.target
+            button = BigButton(label, colour=colour, size="small", size_hint_y=None, height=height)
             grid.choice_buttons.append(button)
             grid.add_widget(button)
         return grid

@@ -1,0 +1,72 @@
+"""Settings and diagnostics through the session's devices: language, voice, the camera's debug view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ui.conftest import ARTIFACTS
+
+
+class DebuggingCamera:
+    """A stock-yard camera that also offers its debug picture: a rendered frame of a yard holding cubes,
+    read by the real stock-yard reader, with markers and cubes drawn by its own debug view."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        from hardware import yard_render
+        from hardware.stockyard import YardReader, build_profile
+
+        self.frame = yard_render.render_stock_yard(counts, seed=3)
+        self.reader = YardReader(build_profile(yard_render.render_stock_yard({}, seed=3)))
+
+    def read_yard(self) -> Any:
+        return self.reader.read(self.frame).reading
+
+    def debug_image(self) -> Any:
+        from hardware.stockyard.debug import debug_view
+
+        return debug_view(self.reader.read(self.frame))
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def camera_harness(kivy_window: Any, tmp_path: Path) -> Any:
+    from tableassist.session import Devices, Journal, TableSession
+    from ui.app import TableApp
+    from ui.driver import Harness
+
+    camera = DebuggingCamera({"iron": 3, "stone": 2, "coal": 1})
+    session = TableSession(Journal(tmp_path / "db.sqlite3"), Devices(camera=camera))
+    harness = Harness(TableApp(session, size=(800, 480)))
+    yield harness, camera
+    harness.close()
+    session.close()
+
+
+def test_the_camera_view_shows_the_readers_debug_picture(camera_harness: Any) -> None:
+    from kivy.uix.image import Image
+
+    h, camera = camera_harness
+    h.tap(h.app.top.menu)
+    h.tap(h.app.screens["menu"].buttons["settings"])
+    screen = h.app.screens["settings"]
+    pictures = [w for w in screen.walk() if isinstance(w, Image)]
+    assert len(pictures) == 1
+    expected = camera.debug_image()
+    assert tuple(pictures[0].texture.size) == (expected.shape[1], expected.shape[0])
+    assert any("Stock-yard camera" in str(getattr(w, "text", "")) and "DebuggingCamera" in str(w.text)
+               for w in screen.walk())
+    h.screenshot(ARTIFACTS / "800x480-settings-camera.png")
+
+
+def test_language_buttons_switch_the_session(harness: Any) -> None:
+    h = harness
+    h.app.show("settings")
+    screen = h.app.screens["settings"]
+    h.tap(screen.language_buttons["de"])
+    assert h.app.session.view()["language"] == "de"
+    assert screen.language_buttons["de"].base_colour != screen.language_buttons["en"].base_colour
