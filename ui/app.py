@@ -72,6 +72,7 @@ class TableApp(App):
         self._drawn = 0  # session changes drawn
         self._redraw_scheduled = False
         self._unsubscribe: Callable[[], None] | None = None
+        self._watchdog: Any = None
         self.started_at = time.perf_counter()
         self.first_screen_at: float | None = None
 
@@ -89,7 +90,9 @@ class TableApp(App):
         Clock.schedule_once(self._first_frame, 0)
         service = _service()
         if service is not None:
-            Clock.schedule_interval(lambda _dt: service.watchdog_ping(), WATCHDOG_INTERVAL_S)
+            # Pinged from the UI loop itself: if the loop freezes, the pings stop and systemd restarts us.
+            self._watchdog = Clock.schedule_interval(lambda _dt: service.watchdog_ping(),
+                                                     service.watchdog_interval(WATCHDOG_INTERVAL_S))
         return self.root
 
     def rebuild(self) -> None:
@@ -118,11 +121,13 @@ class TableApp(App):
         self._show_session_message(self.view)
 
     def _first_frame(self, _dt: float) -> None:
+        if self.first_screen_at is not None:
+            return  # once per app, even when the window is rebuilt
         self.first_screen_at = time.perf_counter()
         self._take_over_garbage_collection()
         service = _service()
         if service is not None:
-            service.notify_ready()
+            service.notify_ready("the touchscreen is up")
         if self.on_first_screen is not None:
             self.on_first_screen(self)
 
@@ -156,6 +161,8 @@ class TableApp(App):
             self._last_full_collection = now
 
     def on_stop(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
         if self._unsubscribe is not None:
             self._unsubscribe()
         gc.set_threshold(*DEFAULT_GC_THRESHOLD)

@@ -40,8 +40,7 @@ class Harness:
         app.root = app.build()
         self.window.add_widget(app.root)
         app.dispatch("on_start")
-        self.pump(3)
-        app._first_frame(0)
+        self.pump(3)  # the app's first frame: it tells systemd it is up and takes over garbage collection
 
     def pump(self, frames: int = 2) -> None:
         for _ in range(frames):
