@@ -414,3 +414,19 @@ def test_refusals_the_table_meets_are_in_its_language(tmp_path: Path) -> None:
     wrong = (session.game.waiting.player + 1) % 3
     outcome = session.act({"type": "place", "player": wrong, "area": "C", "space": 1})
     assert outcome.message == f"{session.game.setup.players[session.game.waiting.player]} ist jetzt an der Reihe."
+
+
+def test_physical_table_reveals_site_office_cards_by_tapping_them(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3, bag_mode="physical", follow=False)
+    session = table.session
+    play_until(session, lambda g: waiting_kind("reveal_contract")(g) and len(rules.legal(g)) < 30)
+    possible = sorted({a["contract"] for a in rules.legal(session.game)})
+    impossible = next(n for n in range(1, 31) if n not in possible)
+    table.cards.enrol("0000000401", CardSpec(kind="contract", number=possible[0]))
+    table.cards.enrol("0000000402", CardSpec(kind="contract", number=impossible))
+    count = len(session.game.actions)
+    table.reader.tap("0000000402")  # not a card that can be on top of the deck now: the engine says why
+    assert len(session.game.actions) == count and session.view()["error"]
+    table.reader.tap("0000000401")
+    assert session.game.actions[count] == {"type": "reveal_contract", "contract": possible[0]}
+    assert table.journal.sources(session.game_id or 0)[count] == "rfid"
