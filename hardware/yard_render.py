@@ -202,7 +202,8 @@ def render(scene: YardScene) -> Image:
     tex = board_texture(scene)
     ppm = scene.board_px_per_mm
     ox, oy = _yard_origin_mm(scene)
-    tex_to_mm = np.array([[1 / ppm, 0, -ox], [0, 1 / ppm, -oy], [0, 0, 1]])
+    # Texel i covers [i, i+1) / ppm millimetres: its centre is (i + 0.5) / ppm.
+    tex_to_mm = np.array([[1 / ppm, 0, 0.5 / ppm - ox], [0, 1 / ppm, 0.5 / ppm - oy], [0, 0, 1]])
     translation = -rotation @ centre
     plane = k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
     h = plane @ tex_to_mm

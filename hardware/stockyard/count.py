@@ -90,9 +90,12 @@ def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
     return np.asarray(eroded[abs(dy) + 1:-abs(dy) - 1, abs(dx) + 1:-abs(dx) - 1], np.uint8)
 
 
+SIDE_QUANTILE = 35.0
+
+
 def _lower_median(values: NDArray[np.float64]) -> float:
-    ordered = np.sort(values)
-    return float(np.median(ordered[: max(1, (len(ordered) + 1) // 2)]))
+    """A low quantile: a lone cube or a row is the narrowest thing on the yard, a 2×2 block is wider."""
+    return float(np.percentile(values, SIDE_QUANTILE, method="lower")) if len(values) else 0.0
 
 
 def solidity(mask: Mask) -> float:
@@ -128,7 +131,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry) -> tuple[list
     solid = np.array([solidity(b.mask) > 0.9 and not b.touches_edge for b in blobs])
     if not solid.any():
         solid[:] = True
-    side = float(np.median(np.array([2 * b.peak - 1 for b in blobs])[solid]))
+    side = _lower_median(np.array([2 * b.peak - 1 for b in blobs])[solid])
     footprints = [b.mask for b in blobs]
     for _ in range(6):
         footprints = [unsmear(b, camera, side) for b in blobs]
@@ -136,7 +139,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry) -> tuple[list
         usable = solid & (peaks > 0)
         if not usable.any():
             break
-        new_side = 2 * float(np.median(peaks[usable])) - 1
+        new_side = 2 * _lower_median(peaks[usable]) - 1
         if abs(new_side - side) < 0.3:
             side = new_side
             break
@@ -161,7 +164,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     ref_peak = (side + 1) / 2
     ratio = areas / np.maximum((2 * peaks - 2) ** 2, 1.0)
     lone = (ratio < 1.5) & (peaks > 0.8 * ref_peak) & (peaks < 1.25 * ref_peak)
-    footprint = float(np.median(areas[lone])) if lone.any() else float((side - 1) ** 2)
+    footprint = float(np.median(areas[lone])) if lone.any() else float((side - 2) ** 2)
     footprint = max(footprint, 1.0)
     result.side, result.footprint = side, footprint
     worst = 0.0
@@ -197,9 +200,9 @@ def _peak(mask: Mask) -> float:
 def _looks_like_a_hand(blob: Blob, n: int, pixels: FloatImage, largest_cube: float) -> str | None:
     if blob.touches_edge and (n >= 2 or blob.area > largest_cube):
         return "something reaches into the stock yard (a hand or an arm?)"
-    if (n >= 3 or blob.area > 3 * largest_cube) and skin_fraction(pixels) > 0.4:
+    if blob.area > 4 * largest_cube and skin_fraction(pixels) > 0.5:
         return "a hand seems to be over the stock yard"
-    if n >= 8 or blob.area > 6 * largest_cube:
+    if n >= 12 or blob.area > 10 * largest_cube:
         solidity = blob.area / max(cv2.contourArea(cv2.convexHull(np.argwhere(blob.mask > 0)[:, ::-1])), 1.0)
         if solidity < 0.75:
             return "something large and irregular lies on the stock yard"

@@ -73,10 +73,23 @@ def find_markers(gray: NDArray[np.uint8]) -> MarkerSighting:
         small = np.asarray(cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA),
                            np.uint8)
         found = _detect(small, scale=2.0)
+        if found:
+            found = _refine(gray, found)
     if len(found) < 4:
         full = _detect(gray, scale=1.0)
         found.update({k: v for k, v in full.items() if k not in found})
     return MarkerSighting(found)
+
+
+_SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+
+
+def _refine(gray: NDArray[np.uint8], found: dict[int, Points]) -> dict[int, Points]:
+    """Corners found at half size are only half as exact: settle them on the full-size image."""
+    ids = list(found)
+    pts = np.concatenate([found[i] for i in ids]).astype(np.float32).reshape(-1, 1, 2)
+    refined = cv2.cornerSubPix(gray, pts, (4, 4), (-1, -1), _SUBPIX_CRITERIA).reshape(-1, 4, 2)
+    return {i: np.asarray(refined[k], np.float64) for k, i in enumerate(ids)}
 
 
 def _detect(gray: NDArray[np.uint8], scale: float) -> dict[int, Points]:

@@ -1,0 +1,76 @@
+"""White balance from the frame itself, and classification in the normalised colour space."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hardware.stockyard.classify import classify
+from hardware.stockyard.colour import measure_reference, normalise
+from hardware.stockyard.frame import prepare, to_gray
+from hardware.stockyard.geometry import view_for_aspect
+from hardware.stockyard.markers import find_markers
+from tests.vision.conftest import plain_scene, shoot
+from tests.vision.scenes import Lighting
+
+WARM_LAMP = Lighting(gain=(0.7, 0.95, 1.2), exposure=0.75, ramp=(0.2, 0.1, 0.0), vignette=0.3, noise=2.0)
+COOL_DAY = Lighting(gain=(1.2, 1.0, 0.8), exposure=1.0, noise=2.0)
+
+
+def test_markers_give_paper_white_and_printed_black() -> None:
+    image = shoot(plain_scene(), WARM_LAMP)
+    sighting = find_markers(to_gray(image))
+    ref = measure_reference(image, sighting)
+    # The renderer's paper is 246 grey and its ink 0, seen through the warm lamp (B×0.7, R×1.2) at 0.75.
+    blue, red = ref.white[:, 0].mean(), ref.white[:, 2].mean()
+    assert red > 1.3 * blue
+    assert ref.black.max() < 40
+
+
+def test_the_same_board_looks_the_same_under_a_warm_lamp_and_cool_daylight() -> None:
+    scene = plain_scene()
+    view = view_for_aspect(170 / 120)
+    warm = prepare(shoot(scene, WARM_LAMP), view)
+    cool = prepare(shoot(scene, COOL_DAY), view)
+    inside = (warm.valid > 0) & (warm.markers == 0)
+    raw_gap = np.abs(warm.canvas.astype(float) - cool.canvas.astype(float))[inside].mean() / 255
+    normalised_gap = np.abs(warm.colours - cool.colours)[inside].mean()
+    assert raw_gap > 0.12  # the light really changed...
+    assert normalised_gap < 0.05  # ...and normalisation takes it out
+
+
+def test_normalisation_maps_reference_levels_to_zero_and_one() -> None:
+    image = shoot(plain_scene(), COOL_DAY)
+    sighting = find_markers(to_gray(image))
+    ref = measure_reference(image, sighting)
+    view = view_for_aspect(170 / 120)
+    canvas = np.zeros((view.size[1], view.size[0], 3), np.uint8)
+    canvas[:] = np.round(ref.white.mean(axis=0)).astype(np.uint8)
+    out = normalise(canvas, ref, view)
+    m = view.margin
+    assert out[m + view.height // 2, m + view.width // 2] == pytest.approx([1, 1, 1], abs=0.06)
+    canvas[:] = np.round(ref.black).astype(np.uint8)
+    assert normalise(canvas, ref, view)[m, m] == pytest.approx([0, 0, 0], abs=0.02)
+
+
+def _cube_pixels(top: tuple[float, float, float], side_factor: float) -> np.ndarray:
+    """Half the pixels a lit top, half darker sides, with a little noise (normalised BGR)."""
+    rng = np.random.default_rng(3)
+    top_px = np.array(top, np.float32) + rng.normal(0, 0.02, (60, 3)).astype(np.float32)
+    side_px = np.array(top, np.float32) * side_factor + rng.normal(0, 0.02, (60, 3)).astype(np.float32)
+    return np.clip(np.concatenate([top_px, side_px]), 0, 1.5)
+
+
+@pytest.mark.parametrize(("top", "kind"), [
+    ((0.12, 0.45, 0.95), "iron"),  # orange
+    ((0.05, 0.30, 0.75), "iron"),  # deep orange in dim light
+    ((0.52, 0.53, 0.51), "stone"),
+    ((0.40, 0.40, 0.42), "stone"),  # darker grey
+    ((0.62, 0.62, 0.60), "stone"),  # lighter grey
+    ((0.06, 0.06, 0.07), "coal"),
+    ((0.16, 0.15, 0.16), "coal"),
+    ((0.95, 0.97, 0.96), "event"),
+    ((0.85, 0.88, 0.90), "event"),
+])
+def test_cube_colours_are_classified_from_the_lit_top(top: tuple[float, float, float], kind: str) -> None:
+    assert classify(_cube_pixels(top, side_factor=0.55)).kind == kind

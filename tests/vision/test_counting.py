@@ -1,0 +1,104 @@
+"""Counting: lone cubes of every colour, touching cubes, a nudged camera, changed light, hands, markers."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from hardware.stockyard import Stabiliser, YardReader, build_profile
+from hardware.yard_render import YardScene
+from tests.vision.conftest import plain_scene, shoot
+from tests.vision.scenes import Lighting, draw_hand, place
+
+EVENING = Lighting(gain=(0.75, 0.95, 1.15), exposure=0.7, ramp=(0.15, -0.1, 0.0), vignette=0.25, noise=3.0, jpeg=85)
+
+
+def counts(**kw: int) -> dict[str, int]:
+    return {"iron": 0, "stone": 0, "coal": 0, "event": 0, **kw}
+
+
+def with_cubes(layout: list[tuple[str, float, float]], angle: float = 0.0, **camera: float) -> YardScene:
+    scene = plain_scene(**camera)
+    scene.cubes = place(scene, layout, angle)
+    return scene
+
+
+SPREAD = [("iron", 2, 2), ("iron", 5, 2.5), ("stone", 9, 2), ("coal", 12.5, 3), ("event", 3, 7),
+          ("stone", 7, 6.5), ("iron", 11, 7.5)]
+
+
+@pytest.mark.parametrize(("tilt", "azimuth"), [(0.0, 0.0), (22.0, 100.0), (28.0, 230.0)])
+def test_lone_cubes_of_every_colour(tilt: float, azimuth: float) -> None:
+    empty = plain_scene(tilt_deg=tilt, azimuth_deg=azimuth)
+    reader = YardReader(build_profile(shoot(empty)))
+    scene = with_cubes(SPREAD, angle=20.0, tilt_deg=tilt, azimuth_deg=azimuth)
+    reading = reader.read(shoot(scene, EVENING, seed=5)).reading
+    assert reading.counts() == counts(iron=3, stone=2, coal=1, event=1)
+    assert reading.unsure is None
+
+
+@pytest.mark.parametrize(("layout", "expected"), [
+    ([("iron", 4, 4), ("iron", 5, 4), ("iron", 6, 4)], counts(iron=3)),  # a row of three
+    # A 2×2 block is one square blob: a lone cube elsewhere shows how big one cube is.
+    ([("stone", 4, 4), ("stone", 5, 4), ("stone", 4, 5), ("stone", 5, 5), ("coal", 11, 7)], counts(stone=4, coal=1)),
+    ([("iron", 8, 3), ("coal", 9, 3)], counts(iron=1, coal=1)),  # different colours side by side
+    ([("event", 10, 6), ("iron", 10, 7), ("iron", 3, 7)], counts(iron=2, event=1)),
+])
+@pytest.mark.parametrize("tilt", [0.0, 20.0])
+def test_touching_cubes(layout: list[tuple[str, float, float]], expected: dict[str, int], tilt: float) -> None:
+    empty = plain_scene(tilt_deg=tilt)
+    reader = YardReader(build_profile(shoot(empty)))
+    reading = reader.read(shoot(with_cubes(layout, angle=10.0, tilt_deg=tilt), EVENING, seed=2)).reading
+    assert reading.counts() == expected
+
+
+def test_an_empty_yard_under_other_light_has_no_cubes() -> None:
+    reader = YardReader(build_profile(shoot(plain_scene())))
+    reading = reader.read(shoot(plain_scene(aim_mm=(4.0, -3.0), tilt_deg=14.0), EVENING, seed=9)).reading
+    assert reading.counts() == counts()
+    assert reading.unsure is None
+
+
+def test_a_nudged_camera_still_counts() -> None:
+    reader = YardReader(build_profile(shoot(plain_scene())))
+    nudged = with_cubes(SPREAD, angle=35.0, tilt_deg=16.0, azimuth_deg=90.0, roll_deg=9.0, aim_mm=(5.0, 3.0))
+    assert reader.read(shoot(nudged, seed=4)).reading.counts() == counts(iron=3, stone=2, coal=1, event=1)
+
+
+def test_a_hidden_marker_makes_the_reading_unsure() -> None:
+    reader = YardReader(build_profile(shoot(plain_scene())))
+    scene = dataclasses.replace(with_cubes(SPREAD), hidden_markers=(1,))
+    reading = reader.read(shoot(scene)).reading
+    assert reading.unsure is not None and "1 (top-right)" in reading.unsure
+    assert reading.confidence == 0.0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_hand_over_the_yard_makes_the_reading_unsure(seed: int) -> None:
+    reader = YardReader(build_profile(shoot(plain_scene())))
+    image = shoot(with_cubes(SPREAD), seed=seed)
+    rng = np.random.default_rng(seed)
+    draw_hand(image, (560.0 + 60 * seed, 330.0), rng, width_px=110.0)
+    reading = reader.read(image).reading
+    assert reading.unsure is not None
+    assert reading.confidence <= 0.3
+
+
+def test_stabiliser_waits_for_agreeing_frames() -> None:
+    from tableassist.ports import YardReading
+
+    stabiliser = Stabiliser(needed=3)
+    a, b = YardReading(iron=2, confidence=0.9), YardReading(iron=3, confidence=0.8)
+    assert stabiliser.push(a) is None
+    assert stabiliser.push(a) is None
+    steady = stabiliser.push(a)
+    assert steady is not None and steady.iron == 2 and steady.unsure is None
+    assert stabiliser.push(b) is None  # the count changed: wait again
+    assert stabiliser.push(b) is None
+    assert stabiliser.push(YardReading(iron=3, unsure="a hand seems to be over the stock yard")) is None
+    assert stabiliser.push(b) is None  # the unsure frame is still among the last three
+    assert stabiliser.push(b) is None
+    last = stabiliser.push(b)
+    assert last is not None and last.iron == 3 and last.confidence == pytest.approx(0.8)
