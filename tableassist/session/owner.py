@@ -8,6 +8,7 @@ merges), so every later game — and `tableassist replay` — uses them.
 
 from __future__ import annotations
 
+import gettext
 import json
 import os
 from pathlib import Path
@@ -44,35 +45,42 @@ def track_vps_from_registry(cards: Any) -> dict[int, int]:
     return found
 
 
-def check_track_vps(vps: dict[int, int], components: comp.Components) -> None:
+ENGLISH = gettext.NullTranslations()
+
+
+def check_track_vps(vps: dict[int, int], components: comp.Components, tr: gettext.NullTranslations = ENGLISH) -> None:
     ids = {t.id for t in components.track_cards}
     for card, vp in vps.items():
         if card not in ids:
-            raise UserError(f"there is no track card {card} (they are numbered {min(ids)} to {max(ids)})")
+            raise UserError(tr.gettext("There is no track card {card} (they are numbered {first} to {last}).")
+                            .format(card=card, first=min(ids), last=max(ids)))
         if not 0 <= vp <= MAX_TRACK_VP:
-            raise UserError(f"track card {card}: {vp} VP is not a printed value (0 to {MAX_TRACK_VP})")
+            raise UserError(tr.gettext("Track card {card}: {vp} VP is not a printed value (0 to {most}).")
+                            .format(card=card, vp=vp, most=MAX_TRACK_VP))
 
 
-def check_event_track(spaces: list[str]) -> None:
+def check_event_track(spaces: list[str], tr: gettext.NullTranslations = ENGLISH) -> None:
     if len(spaces) != EVENT_SPACES:
-        raise UserError(f"the event track has {EVENT_SPACES} spaces, not {len(spaces)}")
+        raise UserError(tr.gettext("The event track has {spaces} spaces, not {n}.")
+                        .format(spaces=EVENT_SPACES, n=len(spaces)))
     for i, kind in enumerate(spaces, start=1):
         if kind not in EVENT_KINDS:
-            raise UserError(f"space {i}: '{kind}' is not an event ({', '.join(EVENT_KINDS)})")
+            raise UserError(tr.gettext("Space {space}: '{kind}' is not an event ({kinds}).")
+                            .format(space=i, kind=kind, kinds=", ".join(EVENT_KINDS)))
 
 
 def patch(components: comp.Components, *, track_vps: dict[int, int] | None = None,
-          event_track: list[str] | None = None) -> dict[str, Any]:
+          event_track: list[str] | None = None, tr: gettext.NullTranslations = ENGLISH) -> dict[str, Any]:
     """The override sections for these owner values (whole sections: lists are replaced, not merged)."""
     out: dict[str, Any] = {}
     if track_vps:
-        check_track_vps(track_vps, components)
+        check_track_vps(track_vps, components, tr)
         cards = [{"id": t.id, "rubble": t.rubble, "vp": track_vps.get(t.id, t.vp)} for t in components.track_cards]
         complete = all(t.id in track_vps for t in components.track_cards)
         source = "owner" if complete else components.raw["track_cards"].get("vp_source", "placeholder")
         out["track_cards"] = {"list": cards, "vp_source": source}
     if event_track is not None:
-        check_event_track(event_track)
+        check_event_track(event_track, tr)
         out["event_track"] = {"spaces": list(event_track), "source": "owner"}
     return out
 
@@ -84,7 +92,7 @@ def save(path: Path, changes: dict[str, Any]) -> None:
         try:
             current = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as err:
-            raise UserError(f"{path} is not a valid component override: {err}") from None
+            raise UserError(f"{path}: not a valid component override: {err}") from None
     for section, values in changes.items():
         merged = dict(current.get(section) or {})
         merged.update(values)

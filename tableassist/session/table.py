@@ -280,11 +280,11 @@ class TableSession:
 
     def set_track_vps(self, vps: dict[int, int]) -> None:
         """Printed VPs of track cards ({card number: vp}); remembered for every later game."""
-        self._correct(owner.patch(self.components, track_vps=vps))
+        self._correct(owner.patch(self.components, track_vps=vps, tr=self._tr))
 
     def set_event_track(self, spaces: list[str]) -> None:
         """The event printed on each of the 10 spaces of this box's board; entered once, remembered."""
-        self._correct(owner.patch(self.components, event_track=spaces))
+        self._correct(owner.patch(self.components, event_track=spaces, tr=self._tr))
 
     def _correct(self, changes: dict[str, Any]) -> None:
         from tableassist.engine import components as comp

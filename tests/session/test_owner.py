@@ -30,7 +30,7 @@ def test_the_event_track_is_entered_once_and_remembered(tmp_path: Path) -> None:
     session = TableSession(Journal(tmp_path / "db.sqlite3"), override_path=override)
     with pytest.raises(UserError, match="10 spaces"):
         session.set_event_track(LAYOUT[:9])
-    with pytest.raises(UserError, match="space 2: 'party'"):
+    with pytest.raises(UserError, match="Space 2: 'party'"):
         session.set_event_track([LAYOUT[0], "party", *LAYOUT[2:]])
     session.set_event_track(LAYOUT)
     assert "event_track" not in [q["key"] for q in session.questions()]
@@ -59,6 +59,9 @@ def test_an_impossible_track_vp_is_refused(tmp_path: Path) -> None:
         session.set_track_vps({99: 3})
     with pytest.raises(UserError, match="40 VP"):
         session.set_track_vps({1: 40})
+    german = TableSession(Journal(tmp_path / "db.sqlite3"), language="de")
+    with pytest.raises(UserError, match="Gleiskarte 99"):
+        german.set_track_vps({99: 3})
     session.set_track_vps({1: 6})
     assert session.components.track_cards[0].vp == 6
     assert "track_cards.vp" in session.components.placeholders  # 13 cards still unknown
