@@ -172,6 +172,16 @@ class TableApp(App):
 
     # ---- the session ---------------------------------------------------------------------------
 
+    @property
+    def components(self) -> Any:
+        """The session's component data (with the owner's corrections), or the shipped data without one."""
+        found = getattr(self.session, "components", None)
+        if found is None:
+            from tableassist.engine import components
+
+            found = components.default()
+        return found
+
     def _read_view(self) -> dict[str, Any]:
         if self.session is None:
             return {"game_id": None}

@@ -37,7 +37,8 @@ class TopBar(Panel):
     def update(self, view: dict[str, Any], current: str) -> None:
         parts = []
         if view.get("game_id") is not None:
-            parts.append(f"Round {view.get('round', '?')}")
+            round_now = view.get("round")
+            parts.append(f"Round {round_now}" if round_now else "Set-up")
             wait = waiting(view)
             who = wait.get("player_name") or name_of(view, wait.get("player"))
             if view.get("finished"):

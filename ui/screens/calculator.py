@@ -14,7 +14,6 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from tableassist.engine import components as component_data
 from tableassist.engine import scoring
 from ui import theme
 from ui.screens.base import BaseScreen
@@ -58,7 +57,7 @@ class CalculatorScreen(BaseScreen):
     title = "Score calculator"
 
     def build(self) -> None:
-        self.components = component_data.default()
+        self.components = self.app.components
         self.entries: list[Entry] = [Entry("yellow"), Entry("blue")]
         self.selected = 0
         self.tie_rule = "last_in_turn_order"

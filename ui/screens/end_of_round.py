@@ -20,6 +20,8 @@ from ui.screens.overview import event_track_row, site_office_row, weather_row, y
 from ui.viewdata import waiting
 from ui.widgets import BigButton, Column, Panel, Text, metrics, row
 
+ENGINE_SHED_TRAINS = 6
+
 
 class EndOfRoundScreen(BaseScreen):
     screen_name = "end_of_round"
@@ -34,6 +36,11 @@ class EndOfRoundScreen(BaseScreen):
         self.continue_button: BigButton | None = None
         self.draw_button: BigButton | None = None
         self.outcome_buttons: list[BigButton] = []
+        self.components = self.app.components
+        self.pick_kind = ""  # the table's own order of track cards / trains, tapped one by one
+        self.pick_order: list[int] = []
+        self.pick_buttons: dict[int, BigButton] = {}
+        self.lay_button: BigButton | None = None
 
     def update(self, view: dict[str, Any]) -> None:
         m = metrics()
@@ -51,6 +58,7 @@ class EndOfRoundScreen(BaseScreen):
         side_box = BoxLayout(orientation="vertical", spacing=m.gap, size_hint_x=0.45)
         side = Column()
         side_box.add_widget(side)
+        self.side_column, self.side_box = side, side_box
         if table_step:
             self.heading.text = str(wait.get("prompt") or "The table")
             self._table_step(view, side)
@@ -65,7 +73,10 @@ class EndOfRoundScreen(BaseScreen):
                                              colour=theme.CONFIRM, size="large", size_hint_y=None,
                                              height=m.target * 1.3)
             side_box.add_widget(self.continue_button)  # pinned: never scrolled away by a long round
-        self.main.add_widget(board)
+        if table_step and wait.get("kind") in ("route", "engine_shed"):
+            side_box.size_hint_x = 1  # set-up: nothing on the board yet, the whole width for the cards
+        else:
+            self.main.add_widget(board)
         self.main.add_widget(side_box)
 
     def _table_step(self, view: dict[str, Any], side: Column) -> None:
@@ -80,16 +91,87 @@ class EndOfRoundScreen(BaseScreen):
             side.add(box)
         self.draw_button = BigButton("Let the assistant draw", on_tap=self.app.draw, colour=theme.ACCENT,
                                      size_hint_y=None, height=m.target)
+        kind = waiting(view).get("kind")
+        if kind in ("route", "engine_shed"):
+            self._ordered_pick(view, side, str(kind))
+            return
         side.add(self.draw_button)
+        self.pick_order = []
         choices = view.get("choices") or []
         if choices:
             side.add(Text("or tap what the table drew:", size="small", fit_height=True))
             grid = GridLayout(cols=2, spacing=m.gap, size_hint_y=None)
             grid.bind(minimum_height=grid.setter("height"))
-            for choice in choices[:24]:
+            for choice in choices:
                 button = BigButton(str(choice.get("label", "")), on_tap=partial(self.app.act, choice["action"]),
                                    payload=choice["action"],
                                    size="small", size_hint_y=None, height=m.target)
                 self.outcome_buttons.append(button)
                 grid.add_widget(button)
             side.add(grid)
+
+    # ---- the route and the engine shed, laid by the table (physical set-up) ---------------------------
+
+    def _pick_options(self, kind: str) -> list[tuple[int, str]]:
+        if kind == "route":
+            return [(t.id, f"card {t.id}\n{t.rubble} rubble") for t in self.components.track_cards]
+        return [(n, f"{n}\n{t.name}") for n, t in sorted(self.components.trains.items())]
+
+    def _pick_count(self, view: dict[str, Any], kind: str) -> int:
+        info = waiting(view).get("info") or {}
+        if kind == "route":
+            return int(info.get("count", len(self.components.track_cards)))
+        return int(info.get("count", ENGINE_SHED_TRAINS))
+
+    def _ordered_pick(self, view: dict[str, Any], side: Column, kind: str) -> None:
+        """Tap the track cards (or trains) in the order the table laid them; the session checks the result."""
+        m = metrics()
+        if self.pick_kind != kind:
+            self.pick_kind, self.pick_order = kind, []
+        count = self._pick_count(view, kind)
+        what = "track cards in route order, from Llanberis up" if kind == "route" else \
+            "trains in engine-shed order (the one left over is set aside)"
+        order = ", ".join(str(n) for n in self.pick_order) or "none yet"
+        side.add(Text(f"Tap the {what}: {len(self.pick_order)} of {count} — {order}", size="small",
+                      fit_height=True))
+        grid = GridLayout(cols=7, spacing=m.gap, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        self.pick_buttons = {}
+        for number, label in self._pick_options(kind):
+            place = self.pick_order.index(number) + 1 if number in self.pick_order else None
+            shown = f"#{place}: {label.split(chr(10))[0]}" if place else label
+            button = BigButton(shown, on_tap=partial(self._pick, number), size="small", size_hint_y=None,
+                               height=m.target, on_blocked=self.app.say)
+            if number in self.pick_order:
+                button.block(f"{label.split(chr(10))[0]} is already number {self.pick_order.index(number) + 1}.")
+            self.pick_buttons[number] = button
+            grid.add_widget(button)
+        side.add(grid)
+        self.lay_button = BigButton("Lay it" if kind == "route" else "Fill the engine shed", on_tap=self._lay,
+                                    colour=theme.CONFIRM, size_hint_y=None, height=m.target, on_blocked=self.app.say)
+        if len(self.pick_order) != count:
+            self.lay_button.block(f"Tap {count - len(self.pick_order)} more.")
+        # Pinned below the list: the last card is tapped, then Lay it, without scrolling back.
+        self.side_box.add_widget(row(self.draw_button, BigButton("Undo last", on_tap=self._unpick, size="small"),
+                                     self.lay_button))
+
+    def _pick(self, number: int) -> None:
+        self.pick_order.append(number)
+        self.update(self.app.view)
+
+    def _unpick(self) -> None:
+        if self.pick_order:
+            self.pick_order.pop()
+        self.update(self.app.view)
+
+    def _lay(self) -> Any:
+        order = list(self.pick_order)
+        if self.pick_kind == "route":
+            action: dict[str, Any] = {"type": "route", "tracks": order}
+        else:
+            left = [n for n in sorted(self.components.trains) if n not in order]
+            action = {"type": "engine_shed", "trains": order, "set_aside": left[0] if len(left) == 1 else None}
+        outcome = self.app.act(action)
+        if outcome is not None and getattr(outcome, "ok", False):
+            self.pick_kind, self.pick_order = "", []
+        return outcome

@@ -35,6 +35,7 @@ class NewGameScreen(BaseScreen):
         self.fog: int | None = None
         self.language = "en"
         self.colour_buttons: dict[str, BigButton] = {}
+        self.option_buttons: dict[tuple[str, Any], BigButton] = {}
         self.start_button: BigButton | None = None
         self.resume_buttons: dict[int, BigButton] = {}
         m = metrics()
@@ -88,8 +89,10 @@ class NewGameScreen(BaseScreen):
         m = metrics()
         box = row(Text(label, size="small", size_hint_x=None, width=m.px(100)))
         for value, text in options:
-            box.add_widget(BigButton(text, on_tap=partial(self._set, attribute, value), size="small",
-                                     colour=theme.ACCENT if value == current else theme.PANEL_LIGHT))
+            button = BigButton(text, on_tap=partial(self._set, attribute, value), size="small",
+                               colour=theme.ACCENT if value == current else theme.PANEL_LIGHT)
+            self.option_buttons[(attribute, value)] = button
+            box.add_widget(button)
         return box
 
     def _set(self, attribute: str, value: Any) -> None:

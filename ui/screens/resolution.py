@@ -13,7 +13,6 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from tableassist.engine import components as component_data
 from ui import theme
 from ui.contracts import describe
 from ui.screens.base import BaseScreen
@@ -29,7 +28,7 @@ class ResolutionScreen(BaseScreen):
 
     def build(self) -> None:
         m = metrics()
-        self.components = component_data.default()
+        self.components = self.app.components
         self.area_chips: dict[str, Chip] = {}
         strip = row(height=m.px(40))
         for area in AREAS:
