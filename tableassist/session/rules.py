@@ -40,7 +40,8 @@ def make_setup(players: list[str], colours: list[str] | None, options: dict[str,
     engine = _engine()
     try:
         opts = engine.Options(tie_rule=options.get("tie_rule", "last_in_turn_order"),
-                              fog_blocks=options.get("fog_blocks"))
+                              fog_blocks=options.get("fog_blocks"),
+                              contracts_per_window=options.get("contracts_per_window"))
         return engine.Setup(players=list(players), colours=list(colours) if colours else None, options=opts,
                             solo_train=solo_train, components=components)
     except ValueError as err:
