@@ -63,6 +63,8 @@ class YardScene:
     board_px_per_mm: float = 4.0
     board_margin_mm: float = 90.0
     hidden_markers: tuple[int, ...] = ()
+    palette: dict[str, tuple[int, int, int]] | None = None  # cube albedo overrides
+    shadow: float = 0.45  # darkening right at a cube's foot
     seed: int = 0
 
 
@@ -163,7 +165,7 @@ def _shadows(tex: Image, scene: YardScene) -> None:
         cv2.fillConvexPoly(shade, pts, 1.0, cv2.LINE_AA)
     sigma = scene.cube_mm * 0.18 * ppm
     shade = np.asarray(cv2.GaussianBlur(shade, (0, 0), sigma), np.float32)
-    factor = 1.0 - 0.45 * np.clip(shade, 0, 1)
+    factor = 1.0 - scene.shadow * np.clip(shade, 0, 1)
     tex[:] = np.clip(tex.astype(np.float32) * factor[:, :, None], 0, 255).astype(np.uint8)
 
 
@@ -224,7 +226,7 @@ def _draw_cubes(frame: Image, scene: YardScene, centre: NDArray[np.float64]) -> 
     grain = _wood_grain(frame.shape[0], frame.shape[1], rng)
     mask = np.zeros(frame.shape[:2], np.uint8)
     for cube in order:
-        albedo = np.array(CUBE_COLOURS[cube.kind], np.float64) * rng.uniform(0.92, 1.06)
+        albedo = np.array((scene.palette or CUBE_COLOURS)[cube.kind], np.float64) * rng.uniform(0.92, 1.06)
         a = math.radians(cube.angle_deg)
         u = np.array([math.cos(a), math.sin(a), 0.0]) * s / 2
         v = np.array([-math.sin(a), math.cos(a), 0.0]) * s / 2

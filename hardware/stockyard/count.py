@@ -91,6 +91,7 @@ def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
 
 
 SIDE_QUANTILE = 35.0
+COLOUR_WEIGHT = 0.5
 
 
 def _lower_median(values: NDArray[np.float64]) -> float:
@@ -217,10 +218,11 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
     else:
         lum = pixels.mean(axis=1)
         warmth = pixels[:, 2] - pixels[:, 0]
-        features = np.column_stack([xs / side, ys / side, 2.5 * lum, 2.5 * warmth]).astype(np.float32)
+        # Mostly by place: colour weighs little, or a cube's shaded sides would split off its lit top.
+        features = np.column_stack([xs / side, ys / side, COLOUR_WEIGHT * lum, COLOUR_WEIGHT * warmth])
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
         best = np.zeros((len(features), 1), np.int32)
-        _, found, _ = cv2.kmeans(features, n, best, criteria, 3, cv2.KMEANS_PP_CENTERS)
+        _, found, _ = cv2.kmeans(features.astype(np.float32), n, best, criteria, 3, cv2.KMEANS_PP_CENTERS)
         labels = found.ravel().astype(np.int32)
     # Colour from the blob's core: its rim mixes in the board (and the cube's shadow on it).
     padded = cv2.copyMakeBorder(blob.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)

@@ -1,0 +1,126 @@
+"""`tableassist vision` end to end through the real CLI, and the cameras feeding the yard reader."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from hardware.camera import SimulatedCamera
+from hardware.stockyard import CameraYardReader, build_profile
+from hardware.yard_render import render_stock_yard
+from tests.vision.conftest import plain_scene, shoot
+from tests.vision.scenes import place
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tableassist", "vision", *args], capture_output=True, text=True)
+
+
+def test_marker_sheet_is_png_and_pdf_at_true_size(tmp_path: Path) -> None:
+    result = run_cli("markers", "--out", str(tmp_path / "sheet.pdf"))
+    assert result.returncode == 0, result.stderr
+    png, pdf = tmp_path / "sheet.png", tmp_path / "sheet.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF")
+    with Image.open(png) as sheet:
+        dpi = sheet.info["dpi"]
+        assert round(dpi[0]) == 300
+        assert sheet.size == (2480, 3508)  # A4 at 300 dpi
+    image = cv2.imread(str(png), cv2.IMREAD_GRAYSCALE)
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary).detectMarkers(image)
+    assert ids is not None and sorted(ids.ravel().tolist()) == [0, 1, 2, 3]
+    side_px = np.linalg.norm(corners[0][0][0] - corners[0][0][1])
+    assert side_px / 300 * 25.4 == pytest.approx(25.0, abs=0.3)  # 25 mm printed
+
+
+def test_calibrate_then_count_with_json_and_debug(tmp_path: Path) -> None:
+    empty = plain_scene()
+    cv2.imwrite(str(tmp_path / "empty.png"), shoot(empty))
+    scene = plain_scene(tilt_deg=15.0)
+    scene.cubes = place(scene, [("iron", 2, 2), ("iron", 6, 6), ("coal", 10, 3), ("event", 12, 7)], 25.0)
+    cv2.imwrite(str(tmp_path / "play.jpg"), shoot(scene, seed=3))
+    (tmp_path / "broken.jpg").write_bytes(b"not a picture")
+    no_markers = np.full((720, 1280, 3), 128, np.uint8)
+    cv2.imwrite(str(tmp_path / "blank.png"), no_markers)
+
+    calibrated = run_cli("calibrate", str(tmp_path / "empty.png"), "--out", str(tmp_path / "cal"))
+    assert calibrated.returncode == 0, calibrated.stderr
+    assert (tmp_path / "cal" / "yard-profile.json").is_file()
+
+    result = run_cli("count", str(tmp_path / "broken.jpg"), str(tmp_path / "play.jpg"), str(tmp_path / "blank.png"),
+                     "--calibration", str(tmp_path / "cal"), "--json", "--debug", str(tmp_path / "debug"))
+    assert result.returncode != 0  # two images failed...
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1  # ...but the good one was still counted
+    record = json.loads(lines[0])
+    assert record["image"].endswith("play.jpg")
+    assert {k: record[k] for k in ("iron", "stone", "coal", "event")} == {"iron": 2, "stone": 0, "coal": 1, "event": 1}
+    assert 0 < record["confidence"] <= 1
+    errors = result.stderr.strip().splitlines()
+    assert len(errors) == 2 and "Traceback" not in result.stderr
+    assert "broken.jpg" in errors[0] and "blank.png" in errors[1] and "not visible" in errors[1]
+    debug = list((tmp_path / "debug").glob("*.png"))
+    assert len(debug) == 1 and cv2.imread(str(debug[0])) is not None
+
+
+def test_count_without_calibration_is_one_clear_line(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "x.png"), np.zeros((10, 10, 3), np.uint8))
+    result = run_cli("count", str(tmp_path / "x.png"), "--calibration", str(tmp_path / "nothing"))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "calibrate" in result.stderr
+
+
+def test_calibrate_needs_all_four_markers(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "blank.png"), np.full((480, 640, 3), 200, np.uint8))
+    result = run_cli("calibrate", str(tmp_path / "blank.png"), "--out", str(tmp_path / "cal"))
+    assert result.returncode == 2
+    assert "four markers" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_simulated_camera_plays_files_and_loops(tmp_path: Path) -> None:
+    frames = []
+    for i in range(2):
+        frame = np.full((4, 4, 3), 40 * (i + 1), np.uint8)
+        cv2.imwrite(str(tmp_path / f"{i}.png"), frame)
+        frames.append(tmp_path / f"{i}.png")
+    camera = SimulatedCamera(frames)
+    seen = [int(camera.read()[0, 0, 0]) for _ in range(3)]  # type: ignore[index]
+    assert seen == [40, 80, 40]
+    camera.close()
+    assert camera.read() is None
+
+
+def test_the_session_camera_waits_for_a_steady_view_while_the_camera_shakes() -> None:
+    profile = build_profile(shoot(plain_scene()))
+    layout = [("iron", 2, 2), ("stone", 6, 6), ("coal", 10, 3)]
+
+    def frame(i: int) -> np.ndarray:
+        # A camera knocked a little every frame; a hand over the yard in the first two.
+        scene = plain_scene(tilt_deg=10.0 + (i % 3), roll_deg=5.0 + i, aim_mm=(i % 2 * 2.0, 1.0))
+        scene.cubes = place(scene, layout, 15.0)
+        image = shoot(scene, seed=i)
+        if i < 2:
+            from tests.vision.scenes import draw_hand
+            draw_hand(image, (640.0, 360.0), np.random.default_rng(i), width_px=120.0)
+        return image
+
+    reader = CameraYardReader(SimulatedCamera(frame), profile, steady=3, max_frames=8)
+    reading = reader.read_yard()
+    assert reading.unsure is None
+    assert reading.counts() == {"iron": 1, "stone": 1, "coal": 1, "event": 0}
+    reader.close()
+
+
+def test_product_renderer_frames_are_readable() -> None:
+    """The demo's simulated camera frames carry four markers and the cubes asked for."""
+    empty = render_stock_yard({}, seed=4)
+    full = render_stock_yard({"iron": 3, "stone": 2, "coal": 1, "event": 1}, seed=4)
+    reader = CameraYardReader(SimulatedCamera([full]), build_profile(empty), steady=2)
+    assert reader.read_yard().counts() == {"iron": 3, "stone": 2, "coal": 1, "event": 1}
