@@ -1,0 +1,79 @@
+"""Stock-yard vision numbers: milliseconds per 1280×720 frame (whole read and per stage) and exact-count
+accuracy on generated scenes, in the main style and in a deliberately different one. Prints numbers;
+asserts nothing. `BENCH_VISION_SCENES=N` changes the size of the main set (default 200)."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import cv2  # noqa: E402
+
+from hardware.stockyard import YardReader, build_profile  # noqa: E402
+from hardware.stockyard.frame import prepare, to_gray  # noqa: E402
+from hardware.stockyard.markers import find_markers  # noqa: E402
+from tests.vision.scenes import ScenePair, scene_pair  # noqa: E402
+from tests.vision.scenes_alt import alt_scene_pair  # noqa: E402
+
+
+def timing(pairs: list[ScenePair]) -> None:
+    cv2.setNumThreads(1)  # what one core of a Pi gives, roughly; and stable numbers on a shared machine
+    whole, markers, warp = [], [], []
+    for pair in pairs:
+        reader = YardReader(build_profile(pair.calibration))
+        image = pair.play.image
+        reader.read(image)  # warm
+        for _ in range(5):
+            t0 = time.perf_counter()
+            reader.read(image)
+            t1 = time.perf_counter()
+            sighting = find_markers(to_gray(image))
+            t2 = time.perf_counter()
+            prepare(image, reader.profile.view, sighting)
+            t3 = time.perf_counter()
+            whole.append((t1 - t0) * 1000)
+            markers.append((t2 - t1) * 1000)
+            warp.append((t3 - t2) * 1000)
+    q = statistics.quantiles(whole, n=20)
+    print(f"ms per 1280x720 frame (1 thread): median {statistics.median(whole):.1f}, p95 {q[18]:.1f}, "
+          f"max {max(whole):.1f}  [markers {statistics.median(markers):.1f}, "
+          f"warp+colour {statistics.median(warp):.1f}]")
+
+
+def accuracy(name: str, pairs: list[ScenePair]) -> None:
+    exact = total = 0
+    wrong_kind: dict[str, int] = {}
+    for pair in pairs:
+        got = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.counts()
+        want = pair.play.counts
+        exact += got == want
+        total += sum(got.values()) == sum(want.values())
+        for kind in want:
+            if got[kind] != want[kind]:
+                wrong_kind[kind] = wrong_kind.get(kind, 0) + 1
+    n = len(pairs)
+    print(f"{name}: {n} scenes, exact counts {100 * exact / n:.1f} %, right number of cubes {100 * total / n:.1f} %, "
+          f"scenes wrong per colour {wrong_kind}")
+
+
+def main() -> None:
+    count = int(os.environ.get("BENCH_VISION_SCENES", "200"))
+    start = time.perf_counter()
+    main_set = [scene_pair(20_000 + i) for i in range(count)]
+    alt_set = [alt_scene_pair(30_000 + i) for i in range(max(20, count // 4))]
+    print(f"generated {len(main_set) + len(alt_set)} scenes in {time.perf_counter() - start:.0f} s")
+    timing(main_set[:20])
+    accuracy("main style", main_set)
+    accuracy("other style (overfitting check)", alt_set)
+    hands = [scene_pair(40_000 + i, hand=True) for i in range(20)]
+    unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None for p in hands)
+    print(f"hand over the yard: unsure on {unsure} of {len(hands)}")
+
+
+if __name__ == "__main__":
+    main()
