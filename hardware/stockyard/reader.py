@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -13,7 +14,7 @@ from numpy.typing import NDArray
 from hardware.stockyard.count import CubeCount, count_cubes
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.profile import YardProfile, smooth
-from hardware.stockyard.segment import evidence, foreground, match_gain
+from hardware.stockyard.segment import EmptyYard, evidence, foreground, match_gain
 from tableassist.ports import YardReading
 
 
@@ -22,14 +23,11 @@ def _with_counts(counts: dict[str, int], confidence: float, unsure: str | None =
                        confidence=confidence, unsure=unsure)
 
 
-class FrameSource:
+class FrameSource(Protocol):
     """What the yard reader needs of a camera (hardware.camera's cameras all fit)."""
 
-    def read(self) -> NDArray[np.uint8] | None:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def close(self) -> None:  # pragma: no cover - interface
-        raise NotImplementedError
+    def read(self) -> NDArray[np.uint8] | None: ...
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -47,6 +45,7 @@ class YardReader:
         self.profile = profile
         view = profile.view
         self._yard_area = float(view.width * view.height)
+        self._empty = EmptyYard(profile.colours)
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
         view = self.profile.view
@@ -59,7 +58,7 @@ class YardReader:
         allowed = np.asarray(cv2.bitwise_and(cv2.bitwise_and(frame.valid, self.profile.valid),
                                              cv2.bitwise_not(frame.markers)), np.uint8)
         colours = match_gain(smooth(frame.colours), self.profile.colours, allowed)
-        score = evidence(colours, self.profile.colours)
+        score = evidence(colours, self._empty)
         mask = foreground(score, allowed)
         # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
         seen = frame.valid.copy()

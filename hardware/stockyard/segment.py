@@ -29,37 +29,55 @@ _ENVELOPE = np.ones((3, 3), np.uint8)
 _DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
-def evidence(colours: FloatImage, empty: FloatImage) -> NDArray[np.float32]:
+_MEAN = np.full((1, 3), 1 / 3, np.float32)
+_SUM = np.ones((1, 3), np.float32)
+
+
+def luminance(colours: FloatImage) -> NDArray[np.float32]:
+    return np.asarray(cv2.transform(colours, _MEAN), np.float32)
+
+
+class EmptyYard:
+    """What the comparison needs of the empty yard, worked out once per profile rather than per frame."""
+
+    def __init__(self, empty: FloatImage) -> None:
+        self.colours = empty
+        self.lum = luminance(empty)
+        self.lum_lo = np.asarray(cv2.erode(self.lum, _ENVELOPE), np.float32) + _EPS
+        self.lum_hi = np.asarray(cv2.dilate(self.lum, _ENVELOPE), np.float32) + _EPS
+        chroma = empty / (self.lum[:, :, None] + _EPS)
+        self.chroma_lo = np.asarray(cv2.erode(chroma, _ENVELOPE), np.float32)
+        self.chroma_hi = np.asarray(cv2.dilate(chroma, _ENVELOPE), np.float32)
+        self.mean = np.asarray(cv2.boxFilter(self.lum, -1, _WINDOW), np.float32)
+        self.var = np.asarray(cv2.boxFilter(self.lum * self.lum, -1, _WINDOW), np.float32) - self.mean ** 2
+
+
+def evidence(colours: FloatImage, empty: EmptyYard) -> NDArray[np.float32]:
     """How strongly each pixel differs from the empty yard: 1 = at threshold."""
-    lum = colours.mean(axis=2)
-    lum_empty = empty.mean(axis=2)
-    lo = cv2.erode(lum_empty, _ENVELOPE)
-    hi = cv2.dilate(lum_empty, _ENVELOPE)
-    darker = np.log((lo + _EPS) / (lum + _EPS))
-    brighter = np.log((lum + _EPS) / (hi + _EPS))
-    chroma = colours / (lum[:, :, None] + _EPS)
-    chroma_empty = empty / (lum_empty[:, :, None] + _EPS)
-    c_lo = cv2.erode(chroma_empty, _ENVELOPE)
-    c_hi = cv2.dilate(chroma_empty, _ENVELOPE)
-    shift = (np.maximum(chroma - c_hi, 0) + np.maximum(c_lo - chroma, 0)).sum(axis=2)
+    lum = luminance(colours)
+    lum_eps = lum + _EPS
+    darker = np.log(empty.lum_lo / lum_eps)
+    brighter = np.log(lum_eps / empty.lum_hi)
+    chroma = colours / lum_eps[:, :, None]
+    outside = np.maximum(chroma - empty.chroma_hi, 0) + np.maximum(empty.chroma_lo - chroma, 0)
+    shift = np.asarray(cv2.transform(outside, _SUM), np.float32)
     # Chromaticity of near-black pixels is mostly noise; let darkness speak for them instead.
-    shift *= np.clip(np.minimum(lum, lum_empty) / 0.12, 0, 1)
-    score = np.maximum(np.maximum(darker / DARKER, brighter / BRIGHTER), shift / CHROMA)
+    shift *= np.clip(np.minimum(lum, empty.lum) * (1 / 0.12), 0, 1)
+    score = np.maximum(np.maximum(darker * (1 / DARKER), brighter * (1 / BRIGHTER)), shift * (1 / CHROMA))
     # A grey cube on grey artwork barely differs in colour, but it hides the artwork's texture: a
     # change of local structure (lighting-invariant) counts where the colour differs at least a little.
-    texture = structure_change(lum, lum_empty) / STRUCTURE
-    score = np.maximum(score, np.minimum(texture, score / TEXTURE_GATE))
+    texture = structure_change(lum, empty) * (1 / STRUCTURE)
+    score = np.maximum(score, np.minimum(texture, score * (1 / TEXTURE_GATE)))
     return np.asarray(score, np.float32)
 
 
-def structure_change(lum: NDArray[np.float32], lum_empty: NDArray[np.float32]) -> NDArray[np.float32]:
+def structure_change(lum: NDArray[np.float32], empty: EmptyYard) -> NDArray[np.float32]:
     """1 - (2·cov + c) / (var + var_empty + c): 0 where the texture is the empty yard's, up to ~2."""
     box = cv2.boxFilter
-    m1, m2 = box(lum, -1, _WINDOW), box(lum_empty, -1, _WINDOW)
+    m1 = box(lum, -1, _WINDOW)
     var1 = box(lum * lum, -1, _WINDOW) - m1 * m1
-    var2 = box(lum_empty * lum_empty, -1, _WINDOW) - m2 * m2
-    cov = box(lum * lum_empty, -1, _WINDOW) - m1 * m2
-    return np.asarray(1 - (2 * cov + _STRUCTURE_FLOOR) / (var1 + var2 + _STRUCTURE_FLOOR), np.float32)
+    cov = box(lum * empty.lum, -1, _WINDOW) - m1 * empty.mean
+    return np.asarray(1 - (2 * cov + _STRUCTURE_FLOOR) / (var1 + empty.var + _STRUCTURE_FLOOR), np.float32)
 
 
 def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells: int = 3) -> FloatImage:
@@ -70,7 +88,7 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
     change there; it is smoothed into a field and divided out.
     """
     h, w = allowed.shape
-    step = 2  # every other pixel is plenty for a median
+    step = 3  # every third pixel is plenty for a median
     ratio = colours[::step, ::step] / np.maximum(empty[::step, ::step], 0.03)
     ok = allowed[::step, ::step] > 0
     total = np.median(ratio[ok], axis=0) if ok.any() else np.ones(3, np.float32)
