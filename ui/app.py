@@ -20,7 +20,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 
-from ui import theme
+from ui import i18n, theme
 from ui.chrome import MessageLine, StandIns, TopBar
 from ui.screens import SCREENS
 from ui.screens.base import BaseScreen, Stage
@@ -98,6 +98,7 @@ class TableApp(App):
     def rebuild(self) -> None:
         """(Re)create every widget for the current window size (used again when the snapshot tool resizes)."""
         set_metrics(Window.height)
+        self._follow_language(self._read_view())
         root = self.root
         self.manager_current = self.manager.current if self.manager is not None else ""
         root.clear_widgets()
@@ -119,6 +120,14 @@ class TableApp(App):
         self.first_screen = None
         self.show(target)
         self._show_session_message(self.view)
+
+    def _follow_language(self, view: dict[str, Any]) -> bool:
+        """Switch the app's own words to the table's language; True if it changed."""
+        wanted = view.get("language") or getattr(self.session, "language", None) or "en"
+        if wanted == i18n.language():
+            return False
+        i18n.set_language(str(wanted))
+        return True
 
     def _first_frame(self, _dt: float) -> None:
         if self.first_screen_at is not None:
@@ -308,6 +317,10 @@ class TableApp(App):
             return
         if refresh_view and self.session is not None:
             self.view = self._read_view()
+        if self._follow_language(self.view):
+            self.first_screen = name
+            self.rebuild()  # every widget again, in the new language
+            return
         screen = self.screens[name]
         screen.update(self.view)
         self.manager.switch(screen)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
+from ui.i18n import _
 from ui.viewdata import name_of, waiting
 from ui.widgets import BigButton, Panel, Text, metrics
 
@@ -25,12 +26,12 @@ class TopBar(Panel):
         self.where = Text("", size="normal", bold=True, size_hint_x=1)
         self.add_widget(self.where)
         w = m.px(104)
-        self.game = BigButton("Game", on_tap=app.show_game, size_hint=(None, 1), width=w)
-        self.overview = BigButton("Overview", on_tap=lambda: app.show("overview"), size_hint=(None, 1),
+        self.game = BigButton(_("Game"), on_tap=app.show_game, size_hint=(None, 1), width=w)
+        self.overview = BigButton(_("Overview"), on_tap=lambda: app.show("overview"), size_hint=(None, 1),
                                   width=m.px(122), colour=theme.ACCENT)
-        self.undo = BigButton("Undo", on_tap=app.undo, size_hint=(None, 1), width=w, on_blocked=app.say)
-        self.redo = BigButton("Redo", on_tap=app.redo, size_hint=(None, 1), width=w, on_blocked=app.say)
-        self.menu = BigButton("Menu", on_tap=lambda: app.show("menu"), size_hint=(None, 1), width=w)
+        self.undo = BigButton(_("Undo"), on_tap=app.undo, size_hint=(None, 1), width=w, on_blocked=app.say)
+        self.redo = BigButton(_("Redo"), on_tap=app.redo, size_hint=(None, 1), width=w, on_blocked=app.say)
+        self.menu = BigButton(_("Menu"), on_tap=lambda: app.show("menu"), size_hint=(None, 1), width=w)
         for button in (self.game, self.overview, self.undo, self.redo, self.menu):
             self.add_widget(button)
 
@@ -38,18 +39,18 @@ class TopBar(Panel):
         parts = []
         if view.get("game_id") is not None:
             round_now = view.get("round")
-            parts.append(f"Round {round_now}" if round_now else "Set-up")
+            parts.append(_("Round {n}").format(n=round_now) if round_now else _("Set-up"))
             wait = waiting(view)
             who = wait.get("player_name") or name_of(view, wait.get("player"))
             if view.get("finished"):
-                parts.append("game over")
+                parts.append(_("game over"))
             elif who:
-                parts.append(f"{who}'s turn")
+                parts.append(_("{name}'s turn").format(name=who))
             elif wait:
-                parts.append("the table")
-        self.where.text = " · ".join(parts) if parts else "Table Assistant"
-        self.undo.block(None if view.get("can_undo") else "Nothing to undo yet.")
-        self.redo.block(None if view.get("can_redo") else "Nothing to redo.")
+                parts.append(_("the table"))
+        self.where.text = " · ".join(parts) if parts else _("Table Assistant")
+        self.undo.block(None if view.get("can_undo") else _("Nothing to undo yet."))
+        self.redo.block(None if view.get("can_redo") else _("Nothing to redo."))
         self.overview.set_colour(theme.PANEL_LIGHT if current == "overview" else theme.ACCENT)
 
 
@@ -78,14 +79,16 @@ class StandIns(Panel):
         super().__init__(orientation="horizontal", size_hint_y=None, height=m.target, padding=(m.gap, 0),
                          colour=theme.hex_rgba("#1e2a1e"))
         self.app = app
-        self.add_widget(Text("Simulated:", size="small", size_hint_x=None, width=m.px(100)))
+        self.add_widget(Text(_("Simulated:"), size="small", size_hint_x=None, width=m.px(100)))
         self.buttons: dict[str, BigButton] = {}
-        for name, label, colour in (("confirm", "Confirm", theme.CONFIRM), ("back", "Back", theme.PANEL_LIGHT),
-                                    ("undo", "Undo (hold)", theme.PANEL_LIGHT), ("next", "Next", theme.PANEL_LIGHT)):
+        for name, label, colour in (("confirm", _("Confirm"), theme.CONFIRM),
+                                    ("back", _("Back"), theme.PANEL_LIGHT),
+                                    ("undo", _("Undo (hold)"), theme.PANEL_LIGHT),
+                                    ("next", _("Next"), theme.PANEL_LIGHT)):
             button = BigButton(label, on_tap=partial(app.press_button, name), colour=colour, size="small")
             self.buttons[name] = button
             self.add_widget(button)
-        self.reader = BigButton("Tap a card…", on_tap=lambda: app.show("reader"), colour=theme.PANEL_LIGHT,
+        self.reader = BigButton(_("Tap a card…"), on_tap=lambda: app.show("reader"), colour=theme.PANEL_LIGHT,
                                 size="small")
         self.add_widget(self.reader)
 

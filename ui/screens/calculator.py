@@ -16,6 +16,7 @@ from kivy.uix.gridlayout import GridLayout
 
 from tableassist.engine import scoring
 from ui import theme
+from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.widgets import BigButton, Chip, Column, Panel, Stepper, Text, metrics, row
 
@@ -131,14 +132,14 @@ class CalculatorScreen(BaseScreen):
         for i, entry in enumerate(self.entries):
             colour = theme.player_colour(entry.colour)
             mark = "> " if i == self.selected and self.result is None else ""
-            button = BigButton(f"{mark}{entry.name}", on_tap=partial(self.select, i), colour=colour,
+            button = BigButton(f"{mark}{_(entry.name)}", on_tap=partial(self.select, i), colour=colour,
                                size_hint_y=None, height=m.target)
             self.player_buttons.append(button)
             self.side.add_widget(button)
         if len(self.entries) < len(COLOURS):
-            self.side.add_widget(BigButton("+ Player", on_tap=self.add_player, size_hint_y=None, height=m.target))
+            self.side.add_widget(BigButton(_("+ Player"), on_tap=self.add_player, size_hint_y=None, height=m.target))
         self.side.add_widget(BoxLayout())
-        self.score_button = BigButton("Score", on_tap=self.score, colour=theme.CONFIRM, size="large",
+        self.score_button = BigButton(_("Score"), on_tap=self.score, colour=theme.CONFIRM, size="large",
                                       size_hint_y=None, height=m.target)
         self.side.add_widget(self.score_button)
 
@@ -146,33 +147,36 @@ class CalculatorScreen(BaseScreen):
         m = metrics()
         column = Column()
         sites = sum(entry.site_vps)
-        head = row(Chip(entry.name, theme.player_colour(entry.colour), size_hint_x=None, width=m.px(120)),
-                   BigButton("Ties: " + ("shared" if self.tie_rule == "shared" else "last in turn order"),
+        head = row(Chip(_(entry.name), theme.player_colour(entry.colour), size_hint_x=None, width=m.px(120)),
+                   BigButton(_("Ties: {rule}").format(rule=_("shared") if self.tie_rule == "shared"
+                                                      else _("last in turn order")),
                              on_tap=self.toggle_tie_rule, size="small"),
-                   BigButton("Remove", on_tap=self.remove_player, colour=theme.DANGER, size="small",
+                   BigButton(_("Remove"), on_tap=self.remove_player, colour=theme.DANGER, size="small",
                              size_hint_x=None, width=m.px(110)))
         column.add(head)
 
-        column.add(Text(f"Sites with {entry.name}'s marker: {self._sum_text(entry.site_vps)} = {sites} VP",
+        column.add(Text(_("Sites with {name}'s marker: {sum} = {vp} VP").format(
+            name=_(entry.name), sum=self._sum_text(entry.site_vps), vp=sites),
                         fit_height=True))
         column.add(self._keypad(site_values(self.components), entry.site_vps))
-        column.add(Text(f"Track cards with a marker: {self._sum_text(entry.track_vps)} = {sum(entry.track_vps)} VP",
+        column.add(Text(_("Track cards with a marker: {sum} = {vp} VP").format(
+            sum=self._sum_text(entry.track_vps), vp=sum(entry.track_vps)),
                         fit_height=True))
         column.add(self._keypad(list(range(0, 8)), entry.track_vps))
 
-        column.add(self._stepper("Rubble", entry, "rubble", 90, big_step=5))
-        column.add(self._stepper("Coal", entry, "coal", 14))
+        column.add(self._stepper(_("Rubble"), entry, "rubble", 90, big_step=5))
+        column.add(self._stepper(_("Coal"), entry, "coal", 14))
 
-        column.add(Text("Surveyor reached", fit_height=True))
+        column.add(Text(_("Surveyor reached"), fit_height=True))
         stations = self.components.stations_for(len(self.entries))
         column.add(self._choice_grid([(s.id, f"{s.number} {s.name}") for s in stations], entry.surveyor,
                                      lambda v: self._set(entry, "surveyor", v), cols=3))
-        column.add(Text("Train", fit_height=True))
-        trains: list[tuple[Any, str]] = [(None, "none")]
+        column.add(Text(_("Train"), fit_height=True))
+        trains: list[tuple[Any, str]] = [(None, _("none"))]
         trains += [(n, f"{n} {t.name}") for n, t in sorted(self.components.trains.items())]
         column.add(self._choice_grid(trains, entry.train, lambda v: self._set(entry, "train", v), cols=4))
 
-        column.add(Text("Contracts held (played or not)", fit_height=True))
+        column.add(Text(_("Contracts held (played or not)"), fit_height=True))
         allowed = self.components.contracts_for(len(self.entries))
         grid = GridLayout(cols=10, spacing=m.gap, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
@@ -183,11 +187,11 @@ class CalculatorScreen(BaseScreen):
                                colour=theme.ACCENT if held else theme.PANEL_LIGHT, size_hint_y=None,
                                height=m.target, on_blocked=self.app.say)
             if number not in allowed:
-                button.block(f"Contract {number} is only in play with 3 to 5 players.")
+                button.block(_("Contract {n} is only in play with 3 to 5 players.").format(n=number))
             self.contract_buttons[number] = button
             grid.add_widget(button)
         column.add(grid)
-        column.add(self._stepper("Daffodils (Daffodil Line)", entry, "daffodils", 40))
+        column.add(self._stepper(_("Daffodils (Daffodil Line)"), entry, "daffodils", 40))
         return column
 
     @staticmethod
@@ -201,7 +205,7 @@ class CalculatorScreen(BaseScreen):
         for value in values:
             grid.add_widget(BigButton(f"+{value}", on_tap=partial(self._append, target, value),
                                       size_hint_y=None, height=m.target))
-        grid.add_widget(BigButton("Undo", on_tap=lambda: self._pop(target), size="small",
+        grid.add_widget(BigButton(_("Undo"), on_tap=lambda: self._pop(target), size="small",
                                   size_hint_y=None, height=m.target))
         return grid
 
@@ -270,15 +274,17 @@ def score_table_widget(result: dict[str, Any], on_edit: Any = None, colours: dic
     winners = result.get("winners") or []
     names = " and ".join(winners)
     if not final:
-        headline = f"If the game ended now: {names} ahead" if winners else "If the game ended now"
+        headline = (_("If the game ended now: {names} ahead").format(names=names) if winners
+                    else _("If the game ended now"))
     else:
-        headline = (names + (" win!" if len(winners) > 1 else " wins!")) if winners else "No winner"
+        won = _("{names} win!") if len(winners) > 1 else _("{names} wins!")
+        headline = won.format(names=names) if winners else _("No winner")
         totals = [p.get("total") for p in result.get("players") or []]
         if totals and totals.count(max(totals)) > len(winners):
-            headline += " (tie: last in turn order wins)"
+            headline += _(" (tie: last in turn order wins)")
     top = [Text(headline, size="huge" if final else "large", bold=True, colour=theme.WARNING, shorten=True)]
     if on_edit is not None:
-        top.append(BigButton("Edit", on_tap=on_edit, size_hint_x=None, width=m.px(120)))
+        top.append(BigButton(_("Edit"), on_tap=on_edit, size_hint_x=None, width=m.px(120)))
     top.extend(buttons)
     box.add_widget(row(*top, height=m.px(56)))
     box.add_widget(column)
@@ -288,8 +294,8 @@ def score_table_widget(result: dict[str, Any], on_edit: Any = None, colours: dic
     header = Panel(orientation="horizontal", size_hint_y=None, height=m.px(36), colour=theme.BACKGROUND, padding=0)
     header.add_widget(Text("", size="small", size_hint_x=1.3))
     for key in keys:
-        header.add_widget(Text(key, size="small", align="center", colour=theme.TEXT_DIM, shorten=True))
-    header.add_widget(Text("total", size="small", align="center", colour=theme.TEXT_DIM))
+        header.add_widget(Text(_(key), size="small", align="center", colour=theme.TEXT_DIM, shorten=True))
+    header.add_widget(Text(_("total"), size="small", align="center", colour=theme.TEXT_DIM))
     column.add(header)
     for p in result.get("players") or []:
         name = str(p.get("name", ""))
@@ -310,6 +316,6 @@ def score_table_widget(result: dict[str, Any], on_edit: Any = None, colours: dic
                 what = ", ".join(f"{v} {k}" if k != "surveyor" else f"surveyor at {v}" for k, v in used.items())
                 vp = vps.get(number)
                 parts.append(f"#{number}" + (f" ({vp} VP)" if vp is not None else "") + (f": {what}" if what else ""))
-            text = f"{name}'s contracts fulfilled: " + "; ".join(parts)
+            text = _("{name}'s contracts fulfilled: {list}").format(name=name, list="; ".join(parts))
             column.add(Text(text, size="small", colour=theme.TEXT_DIM, fit_height=True))
     return box

@@ -15,6 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ui import theme
+from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.screens.overview import event_track_row, site_office_row, weather_row, yard_row
 from ui.viewdata import waiting
@@ -60,18 +61,19 @@ class EndOfRoundScreen(BaseScreen):
         side_box.add_widget(side)
         self.side_column, self.side_box = side, side_box
         if table_step:
-            self.heading.text = str(wait.get("prompt") or "The table")
+            self.heading.text = str(wait.get("prompt") or _("The table"))
             self._table_step(view, side)
         else:
             round_now = view.get("round")
-            self.heading.text = f"End of round {round_now - 1}" if isinstance(round_now, int) else "End of round"
+            self.heading.text = (_("End of round {n}").format(n=round_now - 1) if isinstance(round_now, int)
+                                 else _("End of round"))
             announcements = view.get("announcements") or []
             for line in announcements[-8:]:
                 side.add(Text(str(line.get("text", "")), size="small", fit_height=True,
                               colour=theme.WARNING if line.get("urgent") else theme.TEXT))
-            self.continue_button = BigButton(f"Continue to round {round_now}", on_tap=self.app.acknowledge_round,
-                                             colour=theme.CONFIRM, size="large", size_hint_y=None,
-                                             height=m.target * 1.3)
+            self.continue_button = BigButton(_("Continue to round {n}").format(n=round_now),
+                                             on_tap=self.app.acknowledge_round, colour=theme.CONFIRM,
+                                             size="large", size_hint_y=None, height=m.target * 1.3)
             side_box.add_widget(self.continue_button)  # pinned: never scrolled away by a long round
         if table_step and wait.get("kind") in ("route", "engine_shed"):
             side_box.size_hint_x = 1  # set-up: nothing on the board yet, the whole width for the cards
@@ -86,10 +88,10 @@ class EndOfRoundScreen(BaseScreen):
             box = Panel(orientation="vertical", colour=theme.hex_rgba("#1b3a4b"), radius=m.px(6), size_hint_y=None)
             box.bind(minimum_height=box.setter("height"))
             box.add_widget(Text(str(pending.get("text", "")), size="large", fit_height=True))
-            box.add_widget(row(BigButton("Confirm", on_tap=self.app.confirm, colour=theme.CONFIRM),
-                               BigButton("Correct", on_tap=self.app.reject)))
+            box.add_widget(row(BigButton(_("Confirm"), on_tap=self.app.confirm, colour=theme.CONFIRM),
+                               BigButton(_("Correct"), on_tap=self.app.reject)))
             side.add(box)
-        self.draw_button = BigButton("Let the assistant draw", on_tap=self.app.draw, colour=theme.ACCENT,
+        self.draw_button = BigButton(_("Let the assistant draw"), on_tap=self.app.draw, colour=theme.ACCENT,
                                      size_hint_y=None, height=m.target)
         kind = waiting(view).get("kind")
         if kind in ("route", "engine_shed"):
@@ -99,7 +101,7 @@ class EndOfRoundScreen(BaseScreen):
         self.pick_order = []
         choices = view.get("choices") or []
         if choices:
-            side.add(Text("or tap what the table drew:", size="small", fit_height=True))
+            side.add(Text(_("or tap what the table drew:"), size="small", fit_height=True))
             grid = GridLayout(cols=2, spacing=m.gap, size_hint_y=None)
             grid.bind(minimum_height=grid.setter("height"))
             for choice in choices:
@@ -114,7 +116,8 @@ class EndOfRoundScreen(BaseScreen):
 
     def _pick_options(self, kind: str) -> list[tuple[int, str]]:
         if kind == "route":
-            return [(t.id, f"card {t.id}\n{t.rubble} rubble") for t in self.components.track_cards]
+            return [(t.id, _("card {n}").format(n=t.id) + "\n" + _("{n} rubble").format(n=t.rubble))
+                    for t in self.components.track_cards]
         return [(n, f"{n}\n{t.name}") for n, t in sorted(self.components.trains.items())]
 
     def _pick_count(self, view: dict[str, Any], kind: str) -> int:
@@ -129,10 +132,11 @@ class EndOfRoundScreen(BaseScreen):
         if self.pick_kind != kind:
             self.pick_kind, self.pick_order = kind, []
         count = self._pick_count(view, kind)
-        what = "track cards in route order, from Llanberis up" if kind == "route" else \
-            "trains in engine-shed order (the one left over is set aside)"
-        order = ", ".join(str(n) for n in self.pick_order) or "none yet"
-        side.add(Text(f"Tap the {what}: {len(self.pick_order)} of {count} — {order}", size="small",
+        what = (_("Tap the track cards in route order, from Llanberis up: {done} of {count} — {order}")
+                if kind == "route" else
+                _("Tap the trains in engine-shed order (the one left over is set aside): {done} of {count} — {order}"))
+        order = ", ".join(str(n) for n in self.pick_order) or _("none yet")
+        side.add(Text(what.format(done=len(self.pick_order), count=count, order=order), size="small",
                       fit_height=True))
         grid = GridLayout(cols=7, spacing=m.gap, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
@@ -143,16 +147,17 @@ class EndOfRoundScreen(BaseScreen):
             button = BigButton(shown, on_tap=partial(self._pick, number), size="small", size_hint_y=None,
                                height=m.target, on_blocked=self.app.say)
             if number in self.pick_order:
-                button.block(f"{label.split(chr(10))[0]} is already number {self.pick_order.index(number) + 1}.")
+                button.block(_("{label} is already number {n}.").format(label=label.split(chr(10))[0],
+                                                                        n=self.pick_order.index(number) + 1))
             self.pick_buttons[number] = button
             grid.add_widget(button)
         side.add(grid)
-        self.lay_button = BigButton("Lay it" if kind == "route" else "Fill the engine shed", on_tap=self._lay,
+        self.lay_button = BigButton(_("Lay it") if kind == "route" else _("Fill the engine shed"), on_tap=self._lay,
                                     colour=theme.CONFIRM, size_hint_y=None, height=m.target, on_blocked=self.app.say)
         if len(self.pick_order) != count:
-            self.lay_button.block(f"Tap {count - len(self.pick_order)} more.")
+            self.lay_button.block(_("Tap {n} more.").format(n=count - len(self.pick_order)))
         # Pinned below the list: the last card is tapped, then Lay it, without scrolling back.
-        self.side_box.add_widget(row(self.draw_button, BigButton("Undo last", on_tap=self._unpick, size="small"),
+        self.side_box.add_widget(row(self.draw_button, BigButton(_("Undo last"), on_tap=self._unpick, size="small"),
                                      self.lay_button))
 
     def _pick(self, number: int) -> None:

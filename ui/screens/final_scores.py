@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.screens.calculator import score_table_widget
 from ui.widgets import BigButton, Text, metrics, row
@@ -23,9 +24,9 @@ class FinalScoresScreen(BaseScreen):
             # Before the end this is the live estimate: it says so, so nobody mistakes it for the result.
             scores = view["scores_now"]
         colours = {str(p.get("name")): str(p.get("colour")) for p in view.get("players") or []}
-        new_game = BigButton("New game", on_tap=lambda: self.app.show("new_game"), size_hint_x=None,
+        new_game = BigButton(_("New game"), on_tap=lambda: self.app.show("new_game"), size_hint_x=None,
                              width=m.px(150), size="small")
         if scores is None:
-            self.add_widget(row(Text("No scores yet.", size="large"), new_game))
+            self.add_widget(row(Text(_("No scores yet."), size="large"), new_game))
             return
         self.add_widget(score_table_widget(scores, colours=colours, final=final_result, buttons=(new_game,)))

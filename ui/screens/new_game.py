@@ -14,13 +14,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
 from tableassist.errors import UserError
-from ui import theme
+from ui import i18n, theme
+from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.widgets import BigButton, Column, Text, metrics, row
 
 COLOURS = ("yellow", "blue", "green", "pink", "purple")
 FOG_OPTIONS: tuple[tuple[int | None, str], ...] = ((None, "all of B and D"), (1, "thin: 1 space"),
-                                                   (2, "thin: 2 spaces"))
+                                                   (2, "thin: 2 spaces"))  # translated when drawn
 
 
 class NewGameScreen(BaseScreen):
@@ -33,7 +34,7 @@ class NewGameScreen(BaseScreen):
         self.bag_mode = "digital"
         self.tie_rule = "last_in_turn_order"
         self.fog: int | None = None
-        self.language = "en"
+        self.language = i18n.language()
         self.colour_buttons: dict[str, BigButton] = {}
         self.option_buttons: dict[tuple[str, Any], BigButton] = {}
         self.start_button: BigButton | None = None
@@ -46,11 +47,12 @@ class NewGameScreen(BaseScreen):
         m = metrics()
         self.main.clear_widgets()
         setup = Column()
-        setup.add(Text("Tap the players' colours in turn order:", fit_height=True))
+        setup.add(Text(_("Tap the players' colours in turn order:"), fit_height=True))
         colours = row()
         for colour in COLOURS:
             place = self.order.index(colour) + 1 if colour in self.order else None
-            label = f"{place}. {self.names.get(colour) or colour.capitalize()}" if place else colour.capitalize()
+            shown = self.names.get(colour) or _(colour.capitalize())
+            label = f"{place}. {shown}" if place else _(colour.capitalize())
             button = BigButton(label, on_tap=partial(self.toggle, colour),
                                colour=theme.player_colour(colour) if place else theme.PANEL_LIGHT, size="small")
             self.colour_buttons[colour] = button
@@ -59,7 +61,8 @@ class NewGameScreen(BaseScreen):
         if self.order:
             names = row()
             for colour in self.order:
-                field = TextInput(text=self.names.get(colour, ""), hint_text=f"name for {colour}", multiline=False,
+                hint = _("name for {colour}").format(colour=_(colour.capitalize()))
+                field = TextInput(text=self.names.get(colour, ""), hint_text=hint, multiline=False,
                                   font_size=m.font_small, write_tab=False, background_normal="",
                                   background_active="", background_color=theme.PANEL_LIGHT,
                                   foreground_color=theme.TEXT, hint_text_color=theme.TEXT_DIM,
@@ -67,18 +70,18 @@ class NewGameScreen(BaseScreen):
                 field.bind(text=partial(self._rename, colour))
                 names.add_widget(field)
             setup.add(names)
-        setup.add(self._option_row("Bag", [("digital", "digital bag"), ("physical", "physical bag")],
+        setup.add(self._option_row(_("Bag"), [("digital", _("digital bag")), ("physical", _("physical bag"))],
                                    self.bag_mode, "bag_mode"))
-        setup.add(self._option_row("Ties", [("last_in_turn_order", "last in turn order"), ("shared", "shared")],
-                                   self.tie_rule, "tie_rule"))
-        setup.add(self._option_row("Fog blocks", list(FOG_OPTIONS), self.fog, "fog"))
-        setup.add(self._option_row("Language", [("en", "English"), ("de", "Deutsch"), ("es", "Español")],
+        ties = [("last_in_turn_order", _("last in turn order")), ("shared", _("shared"))]
+        setup.add(self._option_row(_("Ties"), ties, self.tie_rule, "tie_rule"))
+        setup.add(self._option_row(_("Fog blocks"), [(v, _(t)) for v, t in FOG_OPTIONS], self.fog, "fog"))
+        setup.add(self._option_row(_("Language"), [("en", "English"), ("de", "Deutsch"), ("es", "Español")],
                                    self.language, "language"))
-        self.start_button = BigButton(f"Start a game for {len(self.order)}" if self.order else "Start",
+        self.start_button = BigButton(_("Start a game for {n}").format(n=len(self.order)) if self.order else _("Start"),
                                       on_tap=self.start, colour=theme.CONFIRM, size="large", size_hint_y=None,
                                       height=m.target, on_blocked=self.app.say)
         if not self.order:
-            self.start_button.block("Tap at least one colour: one player per colour, in turn order.")
+            self.start_button.block(_("Tap at least one colour: one player per colour, in turn order."))
         left = BoxLayout(orientation="vertical", spacing=m.gap, size_hint_x=0.68)
         left.add_widget(setup)
         left.add_widget(self.start_button)  # pinned below the options: never scrolled out of reach
@@ -128,7 +131,7 @@ class NewGameScreen(BaseScreen):
     def _games(self) -> Any:
         m = metrics()
         column = Column(size_hint_x=0.32)
-        column.add(Text("Resume a game", bold=True, fit_height=True))
+        column.add(Text(_("Resume a game"), bold=True, fit_height=True))
         self.resume_buttons = {}
         games = self.app.session.games() if self.app.session is not None else []
         unfinished = [g for g in games if not g.get("finished")][-6:]
@@ -140,7 +143,7 @@ class NewGameScreen(BaseScreen):
             self.resume_buttons[int(game["id"])] = button
             column.add(button)
         if not unfinished:
-            column.add(Text("No unfinished game.", size="small", colour=theme.TEXT_DIM, fit_height=True))
+            column.add(Text(_("No unfinished game."), size="small", colour=theme.TEXT_DIM, fit_height=True))
         return column
 
     def resume(self, game_id: int) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
+from ui.i18n import _, cube_name, phase_name
 from ui.screens.base import BaseScreen
 from ui.viewdata import CUBES, percent, state
 from ui.widgets import Chip, Column, Panel, Text, metrics, row
@@ -17,7 +18,7 @@ EVENT_SHORT = {"excavate": "clear", "lay_track": "track", "complete_station": "s
                "trains_available": "trains", "maintenance": "maint."}
 PLAYER_COLUMNS = ("iron", "stone", "coal", "steel", "rubble", "markers", "train", "surveyor", "now")
 EVENT_LONG = {"excavate": "contractors clear rubble", "lay_track": "contractors lay track",
-              "complete_station": "contractors complete the station", "trains_available": "trains may be bought",
+              "complete_station": "contractors complete the station", "trains_available": "trains may now be bought",
               "maintenance": "train maintenance"}
 
 
@@ -25,20 +26,20 @@ def weather_row(view: dict[str, Any]) -> Any:
     """Now, next round, the round after: the three weather slots."""
     m = metrics()
     slots = state(view).get("weather") or [None, None, None]
-    box = row(Text("Weather", size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
+    box = row(Text(_("Weather"), size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
     for label, weather in zip(("now", "next", "then"), slots, strict=False):
         colour = theme.WEATHER_COLOURS.get(weather or "", theme.PANEL_LIGHT)
-        box.add_widget(Chip(f"{label}: {weather or '–'}", colour, size="small"))
+        box.add_widget(Chip(f"{_(label)}: {_(weather) if weather else '–'}", colour, size="small"))
     return box
 
 
 def rates_row(view: dict[str, Any]) -> Any:
     m = metrics()
     rates = state(view).get("work_rates") or {}
-    box = row(Text("Work rates", size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
+    box = row(Text(_("Work rates"), size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
     for key, label in (("excavation", "Excavation"), ("lay_track", "Lay Track")):
         rate = (rates.get(key) or {}).get("rate", "–")
-        box.add_widget(Chip(f"{label} {rate}", theme.PANEL_LIGHT, size="small"))
+        box.add_widget(Chip(f"{_(label)} {rate}", theme.PANEL_LIGHT, size="small"))
     return box
 
 
@@ -49,31 +50,33 @@ def event_track_row(view: dict[str, Any], compact: bool = False) -> Any:
     track = state(view).get("event_track") or {}
     occupied = track.get("occupied") or []
     kinds = track.get("kinds") or []
-    box = row(Text("Events", size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
+    box = row(Text(_("Events"), size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
     next_free = next((i for i, o in enumerate(occupied) if not o), None)
     for i, cube in enumerate(occupied):
         kind = kinds[i] if i < len(kinds) else ""
         colour = theme.PIECE_COLOURS["event"] if cube else (theme.ACCENT if i == next_free else theme.PANEL_LIGHT)
-        text = f"{i + 1}" if compact else f"{i + 1}\n{EVENT_SHORT.get(kind, kind)}"
+        text = f"{i + 1}" if compact else f"{i + 1}\n{_(EVENT_SHORT.get(kind, kind))}"
         box.add_widget(Chip(text, colour, size="small"))
     if not compact or next_free is None or next_free >= len(kinds):
         return box
     column = BoxLayout(orientation="vertical", size_hint_y=None, height=m.px(48) + m.px(28))
     column.add_widget(box)
-    column.add_widget(Text(f"next event cube: {EVENT_LONG.get(kinds[next_free], kinds[next_free])}", size="small",
+    upcoming = _(EVENT_LONG.get(kinds[next_free], kinds[next_free]))
+    column.add_widget(Text(_("next event cube: {event}").format(event=upcoming), size="small",
                            colour=theme.TEXT_DIM, size_hint_y=None, height=m.px(28)))
     return column
 
 
 def cube_chips(counts: dict[str, Any], kinds: tuple[str, ...] = (*CUBES, "event")) -> list[Any]:
-    return [Chip(f"{counts.get(k, 0)} {k}", theme.PIECE_COLOURS[k], size="small") for k in kinds if k in counts]
+    return [Chip(f"{counts.get(k, 0)} {cube_name(k, int(counts.get(k, 0)))}", theme.PIECE_COLOURS[k], size="small")
+            for k in kinds if k in counts]
 
 
 def yard_row(view: dict[str, Any]) -> Any:
     m = metrics()
     yard = view.get("yard") or {}
     engine = state(view).get("stock_yard") or {}
-    box = row(Text("Stock yard", size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
+    box = row(Text(_("Stock yard"), size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
     for chip in cube_chips(engine, CUBES):
         box.add_widget(chip)
     camera = yard.get("camera")
@@ -81,18 +84,18 @@ def yard_row(view: dict[str, Any]) -> Any:
     if note:
         box.add_widget(Text(str(note), size="small", colour=theme.WARNING))
     elif camera is not None:
-        box.add_widget(Text("camera agrees", size="small", colour=theme.TEXT_DIM))
+        box.add_widget(Text(_("camera agrees"), size="small", colour=theme.TEXT_DIM))
     else:
-        box.add_widget(Text("camera: –", size="small", colour=theme.TEXT_DIM))
+        box.add_widget(Text(_("camera: –"), size="small", colour=theme.TEXT_DIM))
     return box
 
 
 def site_office_row(view: dict[str, Any]) -> Any:
     m = metrics()
     office = state(view).get("site_office") or []
-    box = row(Text("Site office", size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
+    box = row(Text(_("Site office"), size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
     for card in office:
-        box.add_widget(Chip(f"contract {card}" if card is not None else "empty",
+        box.add_widget(Chip(_("contract {n}").format(n=card) if card is not None else _("empty"),
                             theme.hex_rgba("#6d4c41") if card is not None else theme.PANEL_LIGHT, size="small"))
     return box
 
@@ -109,15 +112,16 @@ class OverviewScreen(BaseScreen):
         c = self.column
         c.clear()
         if view.get("game_id") is None:
-            c.add(Text("No game yet: start one from the menu.", size="large", fit_height=True))
+            c.add(Text(_("No game yet: start one from the menu."), size="large", fit_height=True))
             return
         st = state(view)
         forecast = view.get("forecast") or {}
         bag = forecast.get("bag") or st.get("bag") or {}
         parts: list[tuple[Any, Any]] = [
             (("title", view.get("round"), st.get("phase")),
-             lambda: Text(f"Round {view.get('round', '?')} · {st.get('phase', '')}", size="large", bold=True,
-                          fit_height=True)),
+             lambda: Text(_("Round {n} · {phase}").format(n=view.get("round", "?"),
+                                                           phase=phase_name(st.get("phase", ""))),
+                          size="large", bold=True, fit_height=True)),
             (("weather", repr(st.get("weather"))), lambda: weather_row(view)),
             (("rates", repr(st.get("work_rates"))), lambda: rates_row(view)),
             (("events", repr(st.get("event_track"))), lambda: event_track_row(view)),
@@ -141,10 +145,10 @@ class OverviewScreen(BaseScreen):
     def _bag(self, view: dict[str, Any], bag: dict[str, Any]) -> Any:
         m = metrics()
         forecast = view.get("forecast") or {}
-        bag_row = row(Text("Bag", size="small", size_hint_x=None, width=m.px(90)), *cube_chips(bag),
+        bag_row = row(Text(_("Bag"), size="small", size_hint_x=None, width=m.px(90)), *cube_chips(bag),
                       height=m.px(48))
-        bag_row.add_widget(Text(f"next restock {forecast.get('restock', '?')} cubes: event risk "
-                                f"[b]{percent(forecast.get('p_event'))}[/b]", size="small"))
+        bag_row.add_widget(Text(_("next restock {n} cubes: event risk [b]{p}[/b]").format(
+            n=forecast.get("restock", "?"), p=percent(forecast.get("p_event"))), size="small"))
         return bag_row
 
     def _player_header(self) -> Any:
@@ -152,7 +156,8 @@ class OverviewScreen(BaseScreen):
         header = BoxLayout(size_hint_y=None, height=m.px(30))
         header.add_widget(Text("", size="small", size_hint_x=1.4))
         for key in PLAYER_COLUMNS:
-            header.add_widget(Text(key, size="small", align="center", colour=theme.TEXT_DIM, shorten=True))
+            label = cube_name(key, 2) if key in ("iron", "stone", "coal", "steel", "rubble") else _(key)
+            header.add_widget(Text(label, size="small", align="center", colour=theme.TEXT_DIM, shorten=True))
         return header
 
     def _player_line(self, values: tuple[Any, ...], name: str, colour: str) -> Any:

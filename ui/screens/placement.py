@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ui import theme
+from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.viewdata import AREA_NAMES, blocked_of_type, choices_of_type, colour_of, name_of, percent, state, waiting
 from ui.widgets import BigButton, Chip, Panel, Text, metrics, row
@@ -39,7 +40,7 @@ class PlacementScreen(BaseScreen):
         self.who = Chip("", theme.PANEL_LIGHT, size_hint_x=None, width=m.px(130))
         self.prompt = Text("", size="large", bold=True)
         self.risk = Text("", size="small", align="right", size_hint_x=None, width=m.px(240))
-        self.hire = BigButton("Hire temporary labourer", size="small", size_hint_x=None, width=m.px(170))
+        self.hire = BigButton(_("Hire temporary labourer"), size="small", size_hint_x=None, width=m.px(170))
         self.header = row(self.who, self.prompt, self.risk, self.hire, height=m.px(50))
         self.areas_box = BoxLayout(orientation="horizontal", spacing=m.gap)
         self.add_widget(self.header)
@@ -53,9 +54,10 @@ class PlacementScreen(BaseScreen):
         self.who.text = name_of(view, player) or "–"
         self.who._bg_colour.rgba = colour
         self.who.color = theme.text_on(colour)
-        self.prompt.text = "place a labourer" if wait.get("kind") == "place" else "placement is over"
+        self.prompt.text = _("place a labourer") if wait.get("kind") == "place" else _("placement is over")
         forecast = view.get("forecast") or {}
-        self.risk.text = f"Event risk next restock: {percent(forecast.get('p_event'))}" if forecast else ""
+        risk = _("Event risk next restock: {p}").format(p=percent(forecast.get("p_event")))
+        self.risk.text = risk if forecast else ""
 
         # Hiring the temporary labourer: shown whenever the session lists it, greyed with its reason if closed.
         hire = choices_of_type(view, "hire_temporary")
@@ -99,7 +101,7 @@ class PlacementScreen(BaseScreen):
         buttons: dict[tuple[str, int], BigButton] = {}
         column = Panel(orientation="vertical", colour=theme.PANEL, radius=m.px(6), padding=m.px(3),
                        spacing=m.px(3))
-        column.add_widget(Text(f"[b]{area}[/b] {AREA_NAMES[area]}", size="small", align="center",
+        column.add_widget(Text(f"[b]{area}[/b] {_(AREA_NAMES[area])}", size="small", align="center",
                                size_hint_y=None, height=m.px(30), shorten=True, shorten_from="right"))
         if area == "G" or count == 0:
             # The surveyor area has no limit: one button, and the labourers already there as small chips,
@@ -110,13 +112,13 @@ class PlacementScreen(BaseScreen):
                 chips.add_widget(Chip(name_of(view, occupant), theme.player_colour(colour_of(view, occupant)),
                                       size="small", size_hint_y=None, height=m.px(30), shorten=True))
             column.add_widget(chips)
-            button = BigButton("Survey", colour=theme.ACCENT, size="small", on_blocked=self.app.say,
+            button = BigButton(_("Survey"), colour=theme.ACCENT, size="small", on_blocked=self.app.say,
                                size_hint_y=None, height=m.target)
             if legal:
                 button._on_tap = partial(self.app.act, legal[0]["action"])
                 button.payload = legal[0]["action"]
             else:
-                button.block(closed[0]["reason"] if closed else "Not open now.")
+                button.block(closed[0]["reason"] if closed else _("Not open now."))
             buttons[(area, 0)] = button
             column.add_widget(button)
         else:
@@ -137,7 +139,8 @@ class PlacementScreen(BaseScreen):
         colour = theme.player_colour(colour_of(view, occupant))
         name = name_of(view, occupant)
         button = BigButton(name, colour=colour, size="small", size_hint_y=None, height=m.target)
-        button._on_tap = partial(self.app.say, f"{AREA_NAMES[area]}: {name}'s labourer is there.")
+        there = _("{area}: {name}'s labourer is there.").format(area=_(AREA_NAMES[area]), name=name)
+        button._on_tap = partial(self.app.say, there)
         return button
 
     def _free(self, area: str, space: int, legal: list[dict[str, Any]], closed: list[dict[str, Any]]) -> BigButton:
@@ -147,5 +150,5 @@ class PlacementScreen(BaseScreen):
             button._on_tap = partial(self.app.act, legal[0]["action"])
             button.payload = legal[0]["action"]
         else:
-            button.block(closed[0]["reason"] if closed else "Not open now.")
+            button.block(closed[0]["reason"] if closed else _("Not open now."))
         return button

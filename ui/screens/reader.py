@@ -8,6 +8,7 @@ from typing import Any
 from kivy.uix.gridlayout import GridLayout
 
 from ui import theme
+from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.widgets import BigButton, Column, Text, metrics
 
@@ -43,10 +44,10 @@ class ReaderScreen(BaseScreen):
         m = metrics()
         self.column.clear()
         self.card_buttons = {}
-        self.column.add(Text("Tap a card as if holding it to the reader:", size="large", fit_height=True))
+        self.column.add(Text(_("Tap a card as if holding it to the reader:"), size="large", fit_height=True))
         grid = GridLayout(cols=4, spacing=m.gap, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
-        cards = enrolled_cards(self.app.session) + [(UNKNOWN_TAG, "unknown card")]
+        cards = enrolled_cards(self.app.session) + [(UNKNOWN_TAG, _("unknown card"))]
         for tag, what in cards:
             button = BigButton(f"{what}\n{tag}", on_tap=partial(self._tap, tag), size="small", size_hint_y=None,
                                height=m.target * 1.3, colour=theme.PANEL_LIGHT)

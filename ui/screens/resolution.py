@@ -15,6 +15,7 @@ from kivy.uix.gridlayout import GridLayout
 
 from ui import theme
 from ui.contracts import describe
+from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.viewdata import AREA_NAMES, colour_of, name_of, state, waiting
 from ui.widgets import BigButton, Chip, Column, Panel, Text, metrics, row
@@ -32,7 +33,7 @@ class ResolutionScreen(BaseScreen):
         self.area_chips: dict[str, Chip] = {}
         strip = row(height=m.px(40))
         for area in AREAS:
-            chip = Chip(f"{area} {AREA_NAMES[area]}", theme.PANEL, size="small")
+            chip = Chip(f"{area} {_(AREA_NAMES[area])}", theme.PANEL, size="small")
             self.area_chips[area] = chip
             strip.add_widget(chip)
         self.add_widget(strip)
@@ -58,7 +59,7 @@ class ResolutionScreen(BaseScreen):
             chip.color = theme.text_on(colour) if area == current else theme.TEXT_DIM
         player = wait.get("player")
         colour = theme.player_colour(colour_of(view, player))
-        self.who.text = name_of(view, player) or "The table"
+        self.who.text = name_of(view, player) or _("The table")
         self.who._bg_colour.rgba = colour
         self.who.color = theme.text_on(colour)
         prompt = str(wait.get("prompt") or "")
@@ -90,8 +91,8 @@ class ResolutionScreen(BaseScreen):
         box.bind(minimum_height=box.setter("height"))
         box.add_widget(Text(text, size="large", fit_height=True))
         box.add_widget(row(
-            BigButton("Confirm", on_tap=self.app.confirm, colour=theme.CONFIRM),
-            BigButton("Correct", on_tap=self.app.reject)))
+            BigButton(_("Confirm"), on_tap=self.app.confirm, colour=theme.CONFIRM),
+            BigButton(_("Correct"), on_tap=self.app.reject)))
         return box
 
     def _hand(self, view: dict[str, Any], player: int | None) -> Any:
@@ -103,7 +104,7 @@ class ResolutionScreen(BaseScreen):
             contract = self.components.contracts.get(n)
             if contract is not None:
                 lines.append(f"[b]{n}[/b]: {describe(contract)}")
-        return Text("\n".join(lines) if lines else "No contract to play before this area.", size="small",
+        return Text("\n".join(lines) if lines else _("No contract to play before this area."), size="small",
                     fit_height=True)
 
     def _choices(self, view: dict[str, Any], column: Column) -> None:
@@ -113,9 +114,9 @@ class ResolutionScreen(BaseScreen):
         self.confirm_button = None
         if len(choices) == 1 and not view.get("pending"):
             only = choices[0]
-            button = self.cached(("confirm", only.get("label")), partial(
-                BigButton, f"Confirm: {only.get('label', '')}", colour=theme.CONFIRM, size="large", size_hint_y=None,
-                height=m.target * 1.6))
+            text = _("Confirm: {label}").format(label=only.get("label", ""))
+            button = self.cached(("confirm", text), partial(
+                BigButton, text, colour=theme.CONFIRM, size="large", size_hint_y=None, height=m.target * 1.6))
             self.confirm_button = button
             self.choice_buttons = [button]
             column.add(button)
@@ -129,7 +130,7 @@ class ResolutionScreen(BaseScreen):
             button._on_tap = partial(self.app.act, choice["action"])
             button.payload = choice["action"]
         for entry in blocked[:8]:
-            label, reason = str(entry.get("label", "")), str(entry.get("reason", "Not allowed now."))
+            label, reason = str(entry.get("label", "")), str(entry.get("reason", _("Not allowed now.")))
             column.add(self.cached(("blocked", label, reason), partial(self._blocked, label, reason)))
 
     def _label(self, choice: dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 
 from ui import theme
+from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.widgets import BigButton, Column, Stepper, Text, metrics, row
 
@@ -25,11 +26,11 @@ def device_lines(session: Any) -> list[tuple[str, str]]:
     """(device, what it is) for each device the session was built with."""
     devices = getattr(session, "devices", None)
     found = []
-    for key, label in (("voice", "Voice"), ("reader", "Card reader"), ("controls", "Buttons and LEDs"),
-                       ("camera", "Stock-yard camera"), ("cards", "Card registry")):
+    for key, label in (("voice", _("Voice")), ("reader", _("Card reader")), ("controls", _("Buttons and LEDs")),
+                       ("camera", _("Stock-yard camera")), ("cards", _("Card registry"))):
         device = getattr(devices, key, None)
         if device is None:
-            found.append((label, "not configured"))
+            found.append((label, _("not configured")))
         else:
             name = type(device).__name__
             simulated = "simulated" if any(w in name for w in ("Simulated", "Counting", "Recording", "Rendered")) \
@@ -75,23 +76,24 @@ class SettingsScreen(BaseScreen):
         self.main.clear_widgets()
         left = Column(size_hint_x=0.5)
         current = view.get("language") or getattr(session, "language", "en")
-        languages = row(Text("Language", size="small", size_hint_x=None, width=m.px(96)))
+        languages = row(Text(_("Language"), size="small", size_hint_x=None, width=m.px(96)))
         for code, name in LANGUAGES:
             button = BigButton(name, on_tap=partial(self.set_language, code), size="small",
                                colour=theme.ACCENT if code == current else theme.PANEL_LIGHT)
             self.language_buttons[code] = button
             languages.add_widget(button)
         left.add(languages)
-        left.add(Stepper("Voice volume", self.volume, 0, 10, on_change=self.set_volume))
-        left.add(row(BigButton("Unmute voice" if self.muted else "Mute voice", on_tap=self.toggle_mute,
+        left.add(Stepper(_("Voice volume"), self.volume, 0, 10, on_change=self.set_volume))
+        left.add(row(BigButton(_("Unmute voice") if self.muted else _("Mute voice"), on_tap=self.toggle_mute,
                                size="small"),
-                     BigButton("Test the voice", on_tap=self.test_voice, size="small")))
+                     BigButton(_("Test the voice"), on_tap=self.test_voice, size="small")))
         for device, what in device_lines(session):
             left.add(Text(f"[b]{device}[/b]: {what}", size="small", fit_height=True))
         taps = list(self.app.taps)
-        left.add(Text("Recent card taps: " + (", ".join(reversed(taps)) if taps else "none yet"), size="small",
+        left.add(Text(_("Recent card taps: {taps}").format(taps=", ".join(reversed(taps)) if taps else _("none yet")),
+                      size="small",
                       fit_height=True))
-        left.add(Text(f"Database: {self.app.db_label or 'default'}", size="small", fit_height=True))
+        left.add(Text(_("Database: {path}").format(path=self.app.db_label or "default"), size="small", fit_height=True))
         games = session.games() if session is not None else []
         for game in list(reversed(games))[:6]:
             players = game.get("players") or []
@@ -103,8 +105,8 @@ class SettingsScreen(BaseScreen):
         self.main.add_widget(left)
 
         right = BoxLayout(orientation="vertical", spacing=m.gap, size_hint_x=0.5)
-        right.add_widget(row(Text("Stock yard as the camera sees it", size="small"),
-                             BigButton("Read now", on_tap=self.read_camera, size="small", size_hint_x=None,
+        right.add_widget(row(Text(_("Stock yard as the camera sees it"), size="small"),
+                             BigButton(_("Read now"), on_tap=self.read_camera, size="small", size_hint_x=None,
                                        width=m.px(120))))
         texture = camera_texture(session)
         if texture is not None:
@@ -112,8 +114,8 @@ class SettingsScreen(BaseScreen):
         else:
             yard = view.get("yard") or {}
             camera = yard.get("camera")
-            text = ("No camera picture available. Last reading: "
-                    + (", ".join(f"{v} {k}" for k, v in camera.items()) if camera else "none"))
+            reading = ", ".join(f"{v} {k}" for k, v in camera.items()) if camera else _("none")
+            text = _("No camera picture available. Last reading: {reading}").format(reading=reading)
             right.add_widget(Text(text, size="small", colour=theme.TEXT_DIM))
         self.main.add_widget(right)
 
@@ -141,7 +143,7 @@ class SettingsScreen(BaseScreen):
     def test_voice(self) -> None:
         voice = self._voice()
         if voice is None:
-            self.app.say("No voice is configured.")
+            self.app.say(_("No voice is configured."))
             return
         voice.say("The weather is fog.")
 
