@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ui.i18n import _
+
 EFFECTS = {
     "lay_track_plus_1": "lay track at rate +1 this round",
     "excavate_next_site_after_all": "after all other excavations, clear the next site completely",
@@ -34,24 +36,27 @@ EFFECTS = {
 
 
 def condition_text(condition: dict[str, Any], vp: int) -> str:
-    """'3 sites = 6 VP', 'surveyor at 5 / 6 / 7 = 6 / 10 / 15 VP', '2 VP per coal'."""
+    """'3 sites = 6 VP', 'surveyor at 5 / 6 / 7 = 6 / 10 / 15 VP', '2 VP per coal' (in the table's language)."""
     if "coal_vp" in condition:
-        return f"{condition['coal_vp']} VP per coal"
+        return _("{vp} VP per coal").format(vp=condition["coal_vp"])
     if "surveyor_tiers" in condition:
         tiers = condition["surveyor_tiers"]
         stations = " / ".join(str(t[0]) for t in tiers)
         points = " / ".join(str(t[1]) for t in tiers)
-        return f"surveyor at {stations} = {points} VP"
+        return _("surveyor at {stations} = {points} VP").format(stations=stations, points=points)
     # Roboto (Kivy's font) has no arrow glyph: "=" reads as well from across the table.
-    singular = {"sites": "site", "tracks": "track", "rubble": "rubble"}
-    parts = [f"{n} {k if n != 1 else singular[k]}" for k in ("sites", "tracks", "rubble") if (n := condition.get(k))]
+    words = {"sites": (_("{n} site"), _("{n} sites")), "tracks": (_("{n} track"), _("{n} tracks")),
+             "rubble": (_("{n} rubble"), _("{n} rubble"))}
+    parts = [words[k][0 if n == 1 else 1].format(n=n) for k in ("sites", "tracks", "rubble") if (n := condition.get(k))]
     if condition.get("surveyor_min"):
-        parts.append(f"surveyor at {condition['surveyor_min']}+")
-    return " + ".join(parts) + f" = {vp} VP"
+        parts.append(_("surveyor at {n}+").format(n=condition["surveyor_min"]))
+    return _("{parts} = {vp} VP").format(parts=" + ".join(parts), vp=vp)
 
 
 def describe(contract: Any) -> str:
     """'before E: Build: 3 iron may stand for 1 steel this round · end: 12 rubble + 1 track = 22 VP'."""
-    effect = EFFECTS.get(contract.effect, contract.effect.replace("_", " "))
-    when = f"before {contract.letter}: " if contract.letter else ""
-    return f"{when}{effect} · end: {condition_text(contract.condition, contract.vp)}"
+    effect = _(EFFECTS.get(contract.effect, contract.effect.replace("_", " ")))
+    if contract.letter:
+        effect = _("before {letter}: {effect}").format(letter=contract.letter, effect=effect)
+    return _("{effect} · end: {condition}").format(effect=effect,
+                                                     condition=condition_text(contract.condition, contract.vp))

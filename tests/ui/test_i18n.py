@@ -69,3 +69,23 @@ def test_the_app_follows_the_tables_language(harness: Any) -> None:
     h.app.session.set_language("en")
     h.app.show("menu")
     assert h.app.top.overview.text == "Overview"
+
+
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_contract_effects_are_translated(language: str) -> None:
+    from ui.contracts import EFFECTS
+
+    missing = sorted(text for text in EFFECTS.values() if text not in i18n.CATALOG[language])
+    assert missing == []
+
+
+def test_a_contract_reads_in_spanish() -> None:
+    from tableassist.engine import components
+    from ui.contracts import describe
+
+    i18n.set_language("es")
+    try:
+        assert describe(components.default().contracts[3]) == (
+            "antes de B: tras las demás excavaciones, despejar del todo el siguiente solar · final: 3 solares = 6 PV")
+    finally:
+        i18n.set_language("en")
