@@ -43,6 +43,7 @@ RUBBLE_VP = 0.4  # half a stone, and rubble contracts count it
 COAL_WITH_TRAIN_VP = 1.5  # a temporary labourer
 COAL_VP = 0.4
 START_PLAYER_VP = 0.8  # first pick of the spaces next round
+SURVEYOR_STEP_VP = 1.2
 SURPLUS = 0.25  # a cube beyond what the next rounds can use is worth this fraction of its price
 STEEL_SOON = 4  # steel bars a player can lay or build with in the next two rounds
 NOISE = 0.7  # standard deviation of the noise on a choice's value (VP)
@@ -50,6 +51,7 @@ NOISE = 0.7  # standard deviation of the noise on a choice's value (VP)
 MADE_STEEL = 2.0
 MADE_TRACK = 2.5
 MADE_SITE = 1.0
+MADE_STONE = 0.3
 
 # What a player can still add per round, for judging whether a contract's condition is within reach.
 PER_ROUND = {"sites": 0.6, "tracks": 0.55, "rubble": 1.6}
@@ -164,7 +166,7 @@ def rounds_left(game: Game) -> int:
         return max(0, s.last_round - s.round)
     unlaid = sum(1 for t in s.route if not t.laid)
     laid = len(s.route) - unlaid
-    pace = max(1.3, laid / max(1, s.round))
+    pace = max(1.5, laid / max(1, s.round - 1))  # players and events together lay at least 1.5 a round
     return max(1, min(12, round(unlaid / pace)))
 
 
@@ -304,6 +306,7 @@ def worth(view: View, me: Me, board: Board) -> float:
         held += TRAIN_POWER_PER_ROUND.get(me.train, 0.0) * rounds
     if me.start:
         held += START_PLAYER_VP
+    held += SURVEYOR_STEP_VP * me.surveyor  # each step brings the richer stations up the line within reach
     return vp + late * held + me.made
 
 
@@ -492,7 +495,7 @@ def _convert(me: Me, steel: int, stone: int, per_steel: int) -> None:
     me.steel += steel
     me.rubble -= 2 * stone
     me.stone += stone
-    me.made += MADE_STEEL * steel
+    me.made += MADE_STEEL * steel + MADE_STONE * stone
 
 
 def _best_contract(view: View, me: Me, board: Board) -> None:
@@ -628,7 +631,9 @@ def _resolution_start(game: Game) -> tuple[str, int]:
     """Where the rest of the round resumes after the current decision."""
     d = game.waiting
     assert d is not None
-    area = d.area or game.state.area or "G"
+    if d.area is None:  # a contract's effect in the window before the area: the area is still to come
+        return game.state.area or "G", 0
+    area = d.area
     if d.space is None:  # an extra action after the area: the next area
         i = AREAS.index(area) + 1
         return (AREAS[i], 0) if i < len(AREAS) else ("G", 10**6)
