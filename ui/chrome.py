@@ -49,6 +49,9 @@ class TopBar(Panel):
             elif wait:
                 parts.append(_("the table"))
         self.where.text = " · ".join(parts) if parts else _("Table Assistant")
+        # One line at the normal size when it fits; long names or languages get the small size.
+        m = metrics()
+        self.where.font_size = m.font if len(self.where.text) <= 22 else m.font_small
         self.undo.block(None if view.get("can_undo") else _("Nothing to undo yet."))
         self.redo.block(None if view.get("can_redo") else _("Nothing to redo."))
         self.overview.set_colour(theme.PANEL_LIGHT if current == "overview" else theme.ACCENT)

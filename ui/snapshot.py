@@ -35,7 +35,11 @@ def open_read_only(db: str, game: str) -> Any:
 
     if not Path(db).exists():
         raise UserError(f"there is no database at {db}")
-    session = TableSession(Journal(db), Devices(), auto_draw=False)
+    journal = Journal(db)
+    record = journal.load(journal.resolve(game))
+    # In the language the table played in (kept in the journal), so the screenshots show what it saw.
+    language = record.language if record.language in ("en", "de", "es") else "en"
+    session = TableSession(journal, Devices(), language=language, auto_draw=False)  # type: ignore[arg-type]
     session.resume(game)
     return session
 

@@ -55,6 +55,46 @@ def _paint(widget: Any, colour: theme.RGBA, radius: float = 0, outline: theme.RG
     widget.bind(pos=follow, size=follow)
 
 
+def fit_words(label: Any, padding: float) -> None:
+    """Shrink a label's font (to about the smallest text size at most) until its longest word fits its width.
+
+    Labels wrap between words but not inside one: German compounds ("Ereignisklötzchen") or a narrow
+    column would otherwise split a word mid-way. Sized once per width, from the font's own measurements.
+    """
+    wanted = float(label.font_size)
+    # A single long word may go a little below the smallest text size: 16 px is still 3 mm on the 7" panel.
+    floor = metrics().font_small * 0.88
+
+    def fit(*_: Any) -> None:
+        width = label.width - padding
+        if width <= 0 or not label.text:
+            return
+        label.font_size = wanted
+        words = [w for w in _plain(label.text).split() if w]
+        if not words:
+            return
+        core = label._label
+        core.options["font_size"] = wanted
+        longest = max(core.get_extents(w)[0] for w in words)
+        if longest > width:
+            label.font_size = max(floor, wanted * width / longest)
+
+    label.bind(width=fit, text=fit)
+
+
+def _plain(text: str) -> str:
+    """Text without Kivy markup tags ([b]…[/b])."""
+    out, depth = [], 0
+    for ch in text:
+        if ch == "[":
+            depth += 1
+        elif ch == "]" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(ch)
+    return "".join(out)
+
+
 class Panel(BoxLayout):
     """A box with a flat background colour."""
 
@@ -106,6 +146,7 @@ class BigButton(Button):
         self._on_tap = on_tap
         self._on_blocked = on_blocked
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width - m.gap * 2, None)))
+        fit_words(self, m.gap * 2)
         self._restyle()
         self.bind(state=lambda *_: self._restyle())
 
@@ -148,6 +189,7 @@ class Chip(Label):
         outline = theme.TEXT_DIM if theme.luminance(colour) < 0.02 else None
         _paint(self, colour, radius=m.px(8), outline=outline)
         self.bind(size=lambda *_: setattr(self, "text_size", self.size))
+        fit_words(self, m.px(6))
 
 
 class Stepper(BoxLayout):

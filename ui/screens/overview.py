@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 
 from ui import theme
 from ui.i18n import _, cube_name, phase_name
@@ -15,7 +16,12 @@ from ui.viewdata import CUBES, percent, state
 from ui.widgets import Chip, Column, Panel, Text, metrics, row
 
 EVENT_SHORT = {"excavate": "clear", "lay_track": "track", "complete_station": "station",
-               "trains_available": "trains", "maintenance": "maint."}
+               "trains_available": "trains", "maintenance": "maint."}  # short words: the chips are narrow
+def LABEL_WIDTH() -> float:  # noqa: N802 - reads like the constant it is, for the current window size
+    """The row labels' column: wide enough for the longest label in any language ("Arbeitstempo")."""
+    return metrics().px(118)
+
+
 PLAYER_COLUMNS = ("iron", "stone", "coal", "steel", "rubble", "markers", "train", "surveyor", "now")
 EVENT_LONG = {"excavate": "contractors clear rubble", "lay_track": "contractors lay track",
               "complete_station": "contractors complete the station", "trains_available": "trains may now be bought",
@@ -26,7 +32,7 @@ def weather_row(view: dict[str, Any]) -> Any:
     """Now, next round, the round after: the three weather slots."""
     m = metrics()
     slots = state(view).get("weather") or [None, None, None]
-    box = row(Text(_("Weather"), size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
+    box = row(Text(_("Weather"), size="small", size_hint_x=None, width=LABEL_WIDTH()), height=m.px(48))
     for label, weather in zip(("now", "next", "then"), slots, strict=False):
         colour = theme.WEATHER_COLOURS.get(weather or "", theme.PANEL_LIGHT)
         box.add_widget(Chip(f"{_(label)}: {_(weather) if weather else '–'}", colour, size="small"))
@@ -36,7 +42,7 @@ def weather_row(view: dict[str, Any]) -> Any:
 def rates_row(view: dict[str, Any]) -> Any:
     m = metrics()
     rates = state(view).get("work_rates") or {}
-    box = row(Text(_("Work rates"), size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
+    box = row(Text(_("Work rates"), size="small", size_hint_x=None, width=LABEL_WIDTH()), height=m.px(48))
     for key, label in (("excavation", "Excavation"), ("lay_track", "Lay Track")):
         rate = (rates.get(key) or {}).get("rate", "–")
         box.add_widget(Chip(f"{_(label)} {rate}", theme.PANEL_LIGHT, size="small"))
@@ -45,19 +51,30 @@ def rates_row(view: dict[str, Any]) -> Any:
 
 def event_track_row(view: dict[str, Any], compact: bool = False) -> Any:
     """Ten spaces: white where an event cube sits, the event printed on each, the next free one in accent.
-    Compact (half a screen wide): numbers only, and the next event spelled out."""
+
+    Full: two rows of five, so each space has room for its event's name in any language. Compact (half a
+    screen wide): the numbers in one row, and the next event spelled out below.
+    """
     m = metrics()
     track = state(view).get("event_track") or {}
     occupied = track.get("occupied") or []
     kinds = track.get("kinds") or []
-    box = row(Text(_("Events"), size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
     next_free = next((i for i, o in enumerate(occupied) if not o), None)
+    chips = []
     for i, cube in enumerate(occupied):
         kind = kinds[i] if i < len(kinds) else ""
         colour = theme.PIECE_COLOURS["event"] if cube else (theme.ACCENT if i == next_free else theme.PANEL_LIGHT)
-        text = f"{i + 1}" if compact else f"{i + 1}\n{_(EVENT_SHORT.get(kind, kind))}"
-        box.add_widget(Chip(text, colour, size="small"))
-    if not compact or next_free is None or next_free >= len(kinds):
+        text = f"{i + 1}" if compact else f"{i + 1}  {_(EVENT_SHORT.get(kind, kind))}"
+        chips.append(Chip(text, colour, size="small"))
+    label = Text(_("Events"), size="small", size_hint_x=None, width=LABEL_WIDTH())
+    if not compact:
+        half = (len(chips) + 1) // 2
+        grid = GridLayout(cols=max(1, half), spacing=m.gap)
+        for chip in chips:
+            grid.add_widget(chip)
+        return row(label, grid, height=m.px(48) * 2 + m.gap)
+    box = row(label, *chips, height=m.px(48))
+    if next_free is None or next_free >= len(kinds):
         return box
     column = BoxLayout(orientation="vertical", size_hint_y=None, height=m.px(48) + m.px(28))
     column.add_widget(box)
@@ -68,7 +85,10 @@ def event_track_row(view: dict[str, Any], compact: bool = False) -> Any:
 
 
 def cube_chips(counts: dict[str, Any], kinds: tuple[str, ...] = (*CUBES, "event")) -> list[Any]:
-    return [Chip(f"{counts.get(k, 0)} {cube_name(k, int(counts.get(k, 0)))}", theme.PIECE_COLOURS[k], size="small")
+    def name(kind: str, n: int) -> str:
+        return _("events") if kind == "event" else cube_name(kind, n)  # the short word: chips are narrow
+
+    return [Chip(f"{counts.get(k, 0)} {name(k, int(counts.get(k, 0)))}", theme.PIECE_COLOURS[k], size="small")
             for k in kinds if k in counts]
 
 
@@ -76,7 +96,7 @@ def yard_row(view: dict[str, Any]) -> Any:
     m = metrics()
     yard = view.get("yard") or {}
     engine = state(view).get("stock_yard") or {}
-    box = row(Text(_("Stock yard"), size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
+    box = row(Text(_("Stock yard"), size="small", size_hint_x=None, width=LABEL_WIDTH()), height=m.px(48))
     for chip in cube_chips(engine, CUBES):
         box.add_widget(chip)
     camera = yard.get("camera")
@@ -93,7 +113,7 @@ def yard_row(view: dict[str, Any]) -> Any:
 def site_office_row(view: dict[str, Any]) -> Any:
     m = metrics()
     office = state(view).get("site_office") or []
-    box = row(Text(_("Site office"), size="small", size_hint_x=None, width=m.px(90)), height=m.px(48))
+    box = row(Text(_("Site office"), size="small", size_hint_x=None, width=LABEL_WIDTH()), height=m.px(48))
     for card in office:
         box.add_widget(Chip(_("contract {n}").format(n=card) if card is not None else _("empty"),
                             theme.hex_rgba("#6d4c41") if card is not None else theme.PANEL_LIGHT, size="small"))
@@ -145,11 +165,14 @@ class OverviewScreen(BaseScreen):
     def _bag(self, view: dict[str, Any], bag: dict[str, Any]) -> Any:
         m = metrics()
         forecast = view.get("forecast") or {}
-        bag_row = row(Text(_("Bag"), size="small", size_hint_x=None, width=m.px(90)), *cube_chips(bag),
-                      height=m.px(48))
-        bag_row.add_widget(Text(_("next restock {n} cubes: event risk [b]{p}[/b]").format(
-            n=forecast.get("restock", "?"), p=percent(forecast.get("p_event"))), size="small"))
-        return bag_row
+        # The chips, and below them the forecast, in its own line (it is the number the table looks for).
+        box = BoxLayout(orientation="vertical", size_hint_y=None, height=m.px(48) + m.px(30))
+        box.add_widget(row(Text(_("Bag"), size="small", size_hint_x=None, width=LABEL_WIDTH()), *cube_chips(bag),
+                           height=m.px(48)))
+        box.add_widget(Text(_("next restock {n} cubes: event risk [b]{p}[/b]").format(
+            n=forecast.get("restock", "?"), p=percent(forecast.get("p_event"))), size="small",
+            size_hint_y=None, height=m.px(30), padding=(LABEL_WIDTH() + m.gap, 0)))
+        return box
 
     def _player_header(self) -> Any:
         m = metrics()
