@@ -129,6 +129,7 @@ class View:
     station_ids: list[str]
     event_done: list[bool]
     rounds_left: int  # full rounds after this one
+    maintenance_ahead: bool  # the train-maintenance event is still to come
     active: list[int]  # contracts this player has in play this round
     options: dict[int, Any] = field(default_factory=dict)  # contract number -> Contract
 
@@ -154,6 +155,7 @@ def _view(game: Game, player: int) -> View:
         surveyor_vp=[st.surveyor_vp for st in s.stations],
         rank=[comps.station(st.id).rank for st in s.stations], station_ids=[st.id for st in s.stations],
         event_done=[st.completed_by_event for st in s.stations], rounds_left=rounds_left(game),
+        maintenance_ahead=_maintenance_ahead(game),
         active=s.active_for(player), options=comps.contracts,
     )
 
@@ -168,6 +170,14 @@ def rounds_left(game: Game) -> int:
     laid = len(s.route) - unlaid
     pace = max(1.5, laid / max(1, s.round - 1))  # players and events together lay at least 1.5 a round
     return max(1, min(12, round(unlaid / pace)))
+
+
+def _maintenance_ahead(game: Game) -> bool:
+    """Event cubes go on the space after the right-most occupied one, so an event on an earlier space is past."""
+    s = game.state
+    occupied = [i for i, filled in enumerate(s.event_track) if filled]
+    last = occupied[-1] if occupied else -1
+    return any(kind == "maintenance" for kind in s.event_kinds[last + 1:])
 
 
 def _me(game: Game, player: int) -> Me:
@@ -304,6 +314,8 @@ def worth(view: View, me: Me, board: Board) -> float:
     held = sum(have.values())
     if me.train is not None:
         held += TRAIN_POWER_PER_ROUND.get(me.train, 0.0) * rounds
+        if view.maintenance_ahead:  # a steel bar to keep it running, or it goes back to the shed
+            held -= STEEL_VP
     if me.start:
         held += START_PLAYER_VP
     held += SURVEYOR_STEP_VP * me.surveyor  # each step brings the richer stations up the line within reach

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tableassist.engine import DigitalSource, Game, Setup
+from tableassist.engine import DigitalSource, Game, Options, Setup
 from tableassist.engine.invariants import violations
 from tableassist.engine.players import choose
 from tableassist.engine.simulate import NAMES, random_game
@@ -19,9 +19,10 @@ from .helpers import Table
 MAX_ACTIONS = 5000
 
 
-def bot_game(players: int, seed: int) -> tuple[Game, list[dict[str, Any]]]:
+def bot_game(players: int, seed: int, options: Options | None = None) -> tuple[Game, list[dict[str, Any]]]:
     """A whole game of sensible players on a seeded digital bag; every choice checked against the engine."""
-    setup = Setup(players=list(NAMES[:players]), solo_train=seed % 7 + 1 if players == 1 else None)
+    setup = Setup(players=list(NAMES[:players]), solo_train=seed % 7 + 1 if players == 1 else None,
+                  options=options or Options())
     game = Game.new(setup)
     source = DigitalSource(seed)
     rng = random.Random(seed ^ 0x5EED)
@@ -49,6 +50,14 @@ def test_every_choice_is_legal_and_games_finish(players: int) -> None:
         assert game.finished, f"{players} players, seed {seed}: not finished in {MAX_ACTIONS} actions"
         assert violations(game) == []
         assert game.final_scores().winners
+
+
+@pytest.mark.parametrize("options", [Options(fog_blocks=1), Options(contracts_per_window=1),
+                                     Options(tie_rule="shared")])
+def test_legal_under_the_table_options(options: Options) -> None:
+    for players, seed in ((2, 11), (4, 12)):
+        game, _ = bot_game(players, seed, options)
+        assert game.finished and violations(game) == []
 
 
 def test_same_game_and_seed_same_choices() -> None:
