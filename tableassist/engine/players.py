@@ -43,7 +43,7 @@ RUBBLE_VP = 0.4  # half a stone, and rubble contracts count it
 COAL_WITH_TRAIN_VP = 1.5  # a temporary labourer
 COAL_VP = 0.4
 START_PLAYER_VP = 0.8  # first pick of the spaces next round
-SURVEYOR_STEP_VP = 1.2
+SURVEYOR_STEP_VP = 1.2  # a step brings the richer stations up the line within reach
 SURPLUS = 0.25  # a cube beyond what the next rounds can use is worth this fraction of its price
 STEEL_SOON = 4  # steel bars a player can lay or build with in the next two rounds
 NOISE = 0.7  # standard deviation of the noise on a choice's value (VP)
@@ -61,12 +61,9 @@ SNOWDON = 4
 # Contract effects (numbers as in the engine's rules and areas modules).
 LAY_PLUS_1 = (1, 2)
 STONE_DISCOUNT = (9, 14, 15)
-IRON_AS_STEEL = (6, 25)
-RUBBLE_AS_STONE = 17
 EXCAVATE_DOUBLE = (26, 30)
 STOCK_YARD_PLUS_2 = 7
 NO_COAL_LIMIT = 29
-COAL_CONTRACT = 27
 
 
 # --- a small copy of what matters -----------------------------------------------------------------------------
