@@ -90,13 +90,20 @@ def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
     return np.asarray(eroded[abs(dy) + 1:-abs(dy) - 1, abs(dx) + 1:-abs(dx) - 1], np.uint8)
 
 
-SIDE_QUANTILE = 35.0
 COLOUR_WEIGHT = 0.5
 
 
-def _lower_median(values: NDArray[np.float64]) -> float:
-    """A low quantile: a lone cube or a row is the narrowest thing on the yard, a 2×2 block is wider."""
-    return float(np.percentile(values, SIDE_QUANTILE, method="lower")) if len(values) else 0.0
+def _typical_width(values: NDArray[np.float64]) -> float:
+    """The width most blobs share. Lone cubes and rows of cubes are all one side wide and agree;
+    2×2 blocks are twice as wide and half-seen cubes narrower, and both are outvoted. On a tie the
+    narrower wins (one cube is the unit)."""
+    if len(values) == 0:
+        return 0.0
+    ordered = np.sort(values)
+    support = [np.count_nonzero((ordered >= 0.85 * v) & (ordered <= 1.2 * v)) for v in ordered]
+    best = int(np.argmax(support))  # first maximum = narrowest
+    near = ordered[(ordered >= 0.85 * ordered[best]) & (ordered <= 1.2 * ordered[best])]
+    return float(np.median(near))
 
 
 def solidity(mask: Mask) -> float:
@@ -132,7 +139,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry) -> tuple[list
     solid = np.array([solidity(b.mask) > 0.9 and not b.touches_edge for b in blobs])
     if not solid.any():
         solid[:] = True
-    side = _lower_median(np.array([2 * b.peak - 1 for b in blobs])[solid])
+    side = _typical_width(np.array([2 * b.peak - 1 for b in blobs])[solid])
     footprints = [b.mask for b in blobs]
     for _ in range(6):
         footprints = [unsmear(b, camera, side) for b in blobs]
@@ -140,7 +147,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry) -> tuple[list
         usable = solid & (peaks > 0)
         if not usable.any():
             break
-        new_side = 2 * _lower_median(peaks[usable]) - 1
+        new_side = 2 * _typical_width(peaks[usable]) - 1
         if abs(new_side - side) < 0.3:
             side = new_side
             break

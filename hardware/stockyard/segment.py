@@ -27,6 +27,7 @@ _WINDOW = (5, 5)
 TEXTURE_GATE = 0.45  # a texture change counts where the colour evidence reaches this much
 _ENVELOPE = np.ones((3, 3), np.uint8)
 _DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
 _MEAN = np.full((1, 3), 1 / 3, np.float32)
@@ -122,7 +123,36 @@ def foreground(score: NDArray[np.float32], allowed: Mask) -> Mask:
     keep[0] = False
     mask = keep[labels].astype(np.uint8) * 255
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
-    return fill_holes(mask)
+    mask = fill_holes(mask)
+    return peel(mask, score) if PEEL_LEVEL > 0 else mask
+
+
+PEEL_LEVEL = 0.35
+PEEL_STEPS = 3
+
+
+def peel(mask: Mask, score: NDArray[np.float32]) -> Mask:
+    """Peel weak pixels off each blob's rim: a cube's contact shadow and the blur around its edge are
+    far weaker evidence than the cube itself, and left on they make every blob a rim too large, which
+    miscounts clusters. A grey cube with weak evidence throughout keeps its rim (its level is low)."""
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    if count <= 1:
+        return mask
+    level = np.zeros(count, np.float32)
+    flat_labels, flat_score = labels.ravel(), score.ravel()
+    order = np.argsort(flat_labels, kind="stable")
+    bounds = np.searchsorted(flat_labels[order], np.arange(count + 1))
+    for i in range(1, count):
+        level[i] = PEEL_LEVEL * float(np.median(flat_score[order[bounds[i]:bounds[i + 1]]]))
+    weak = score < level[labels]
+    out = mask.copy()
+    for _ in range(int(PEEL_STEPS)):
+        rim = (out > 0) & (cv2.erode(out, _CROSS) == 0)
+        drop = rim & weak
+        if not drop.any():
+            break
+        out[drop] = 0
+    return out
 
 
 def fill_holes(mask: Mask) -> Mask:
