@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tableassist.engine import players
 from tableassist.errors import UserError
 
 NAMES = ["Ann", "Ben", "Cai", "Dee", "Eve"]
@@ -149,7 +150,7 @@ class Demo:
         if not legal:
             raise UserError(f"the engine offers no choice for {decision.kind}")
         rng = random.Random(rules.chance_seed(seed ^ 0x5EED, len(game.actions)))
-        action = choose(legal, rng)
+        action = players.choose(game, rng)
         if decision.kind == "stock_yard":
             self._take_from_yard(action)
             return
@@ -255,25 +256,6 @@ class Demo:
         print(self._("{n} voice lines written as WAV files in {dir}; {checks} stock-yard readings, "
                      "{mismatches} disagreed with the engine or were unsure.").format(
             n=len(wavs), dir=self.out, checks=self.yard_checks, mismatches=self.mismatches))
-
-
-# How keen a simulated player is on each kind of choice (unlisted: 1). Keen builders make a livelier demo.
-KEEN = {"build": 6.0, "buy_train": 3.0, "play_contract": 2.0, "take_contract": 2.0, "pass": 0.5, "idle": 0.3,
-        "decline": 0.3}
-KEEN_AREAS = {"A": 2.0, "B": 2.0, "D": 2.0, "E": 2.5, "F": 1.5, "C": 1.0, "G": 1.0}
-
-
-def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A simulated player's choice: random among the legal ones, weighted towards building and scoring."""
-    weights = []
-    for action in legal:
-        weight = KEEN.get(str(action.get("type")), 1.0)
-        if action.get("type") == "place":
-            weight *= KEEN_AREAS.get(str(action.get("area")), 1.0)
-        if action.get("type") in ("stock_yard", "works"):  # take as much as allowed
-            weight *= 1 + sum(int(action.get(k, 0)) for k in ("iron", "stone", "coal", "steel"))
-        weights.append(weight)
-    return rng.choices(legal, weights=weights)[0]
 
 
 class _PickedVoice:

@@ -16,6 +16,8 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, required=True, help="number of players, 1 to 5")
     parser.add_argument("--games", type=int, default=10, help="how many games (default 10)")
     parser.add_argument("--seed", type=int, default=0, help="seed for the digital bag and the random players")
+    parser.add_argument("--policy", choices=("random", "sensible"), default="random",
+                        help="how simulated players choose: uniformly at random (default) or as sensible players")
     parser.add_argument("--json", action="store_true", help="one JSON object: games, actions, seconds, "
                                                             "violations, scores")
     parser.set_defaults(handler=handle)
@@ -28,7 +30,7 @@ def handle(args: argparse.Namespace) -> int:
         raise UserError(f"--players must be 1 to 5, not {args.players}.")
     if args.games < 1:
         raise UserError(f"--games must be at least 1, not {args.games}.")
-    report = simulate(args.players, args.games, args.seed)
+    report = simulate(args.players, args.games, args.seed, args.policy)
     if args.json:
         print(json.dumps(report))
     else:

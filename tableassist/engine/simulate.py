@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tableassist.engine import components as comp
+from tableassist.engine import players as sensible_players
 from tableassist.engine.chance import DigitalSource
 from tableassist.engine.decision import IllegalAction
 from tableassist.engine.game import Game
@@ -30,8 +31,10 @@ class GameResult:
 
 
 def random_game(players: int, seed: int, solo_train: int = 1, check: bool = True,
-                components: comp.Components | None = None) -> tuple[Game, GameResult]:
-    """Play one game with random legal choices and a seeded digital bag; check every action."""
+                components: comp.Components | None = None, policy: str = "random") -> tuple[Game, GameResult]:
+    """Play one game with a seeded digital bag and checks after every action. The policy says how the
+    simulated players choose: uniformly among the legal actions ("random", which reaches odd corners of
+    the rules) or as sensible players would ("sensible", engine/players.py)."""
     setup = Setup(players=list(NAMES[:players]), solo_train=solo_train if players == 1 else None,
                   components=components)
     game = Game.new(setup)
@@ -48,7 +51,7 @@ def random_game(players: int, seed: int, solo_train: int = 1, check: bool = True
             if not legal:
                 result.violations.append(f"seed {seed}: no legal action for {decision.kind} ({decision.prompt})")
                 break
-            action = rng.choice(legal)
+            action = rng.choice(legal) if policy == "random" else sensible_players.choose(game, rng)
         try:
             game.apply(action)
         except IllegalAction as err:
@@ -82,7 +85,7 @@ def round_trip(game: Game) -> str | None:
     return None
 
 
-def simulate(players: int, games: int, seed: int) -> dict[str, Any]:
+def simulate(players: int, games: int, seed: int, policy: str = "random") -> dict[str, Any]:
     started = time.perf_counter()
     total_actions = 0
     all_violations: list[str] = []
@@ -90,7 +93,7 @@ def simulate(players: int, games: int, seed: int) -> dict[str, Any]:
     unfinished = 0
     for i in range(games):
         game_seed = seed * 100_003 + i
-        game, result = random_game(players, game_seed, solo_train=i % 7 + 1)
+        game, result = random_game(players, game_seed, solo_train=i % 7 + 1, policy=policy)
         total_actions += result.actions
         all_violations += result.violations
         if not result.finished:

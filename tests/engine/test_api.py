@@ -106,7 +106,16 @@ def test_simulate_json() -> None:
     assert len(report["scores"]) == 3 and all(s["winners"] for s in report["scores"])
 
 
-@pytest.mark.parametrize("args", [("--players", "6"), ("--players", "two"), ("--players", "2", "--games", "0"), ()])
+def test_simulate_with_sensible_players_plays_real_games() -> None:
+    """Sensible players build and lay track, so their games reach far more of the rules than random play."""
+    result = run_cli("simulate", "--players", "3", "--games", "2", "--seed", "1", "--policy", "sensible", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["violations"] == [] and report["games"] == 2
+    assert all(max(s["totals"].values()) >= 30 for s in report["scores"])
+
+
+@pytest.mark.parametrize("args", [("--players", "6"), ("--players", "two"), ("--players", "2", "--games", "0"), (), ("--players", "2", "--policy", "clever")])
 def test_simulate_bad_arguments_one_line(args: tuple[str, ...]) -> None:
     result = run_cli("simulate", *args)
     assert result.returncode == 2
