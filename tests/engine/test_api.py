@@ -115,7 +115,8 @@ def test_simulate_with_sensible_players_plays_real_games() -> None:
     assert all(max(s["totals"].values()) >= 30 for s in report["scores"])
 
 
-@pytest.mark.parametrize("args", [("--players", "6"), ("--players", "two"), ("--players", "2", "--games", "0"), (), ("--players", "2", "--policy", "clever")])
+@pytest.mark.parametrize("args", [("--players", "6"), ("--players", "two"), ("--players", "2", "--games", "0"), (),
+                                  ("--players", "2", "--policy", "clever")])
 def test_simulate_bad_arguments_one_line(args: tuple[str, ...]) -> None:
     result = run_cli("simulate", *args)
     assert result.returncode == 2
