@@ -13,7 +13,7 @@ import gc
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from kivy.app import App
@@ -46,6 +46,27 @@ def _service() -> Any:
     except ImportError:
         return None
     return service
+
+
+class Screens(Mapping[str, BaseScreen]):
+    """The app's screens by name, each built the first time it is needed: a table that never opens the
+    score calculator never pays for its hundred buttons (start-up time and memory)."""
+
+    def __init__(self, app: TableApp) -> None:
+        self._app = app
+        self._classes = {cls.screen_name: cls for cls in SCREENS}
+        self._built: dict[str, BaseScreen] = {}
+
+    def __getitem__(self, name: str) -> BaseScreen:
+        if name not in self._built:
+            self._built[name] = self._classes[name](self._app)
+        return self._built[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._classes)
+
+    def __len__(self) -> int:
+        return len(self._classes)
 
 
 class TableApp(App):
@@ -104,7 +125,7 @@ class TableApp(App):
         root.clear_widgets()
         self.top = TopBar(self)
         self.manager = Stage()  # no transitions: nothing ever holds a tap back
-        self.screens: dict[str, BaseScreen] = {cls.screen_name: cls(self) for cls in SCREENS}
+        self.screens = Screens(self)
         self.message = MessageLine()
         self._prewarm_overview = Clock.create_trigger(self._prewarm, PREWARM_DELAY_S)
         root.add_widget(self.top)

@@ -257,3 +257,18 @@ def _accent() -> tuple[float, ...]:
     from ui import theme
 
     return theme.ACCENT
+
+
+def test_names_typed_on_the_new_game_screen(harness: Any) -> None:
+    h = harness
+    screen = h.app.screens["new_game"]
+    h.tap(screen.colour_buttons["pink"])
+    h.tap(screen.colour_buttons["blue"])
+    assert not screen.name_fields  # no text fields until the table asks for them
+    h.tap(screen.names_button)
+    h.tap(screen.name_fields["pink"])  # focus, as a finger does; then the keyboard types
+    screen.name_fields["pink"].insert_text("Rhiannon")
+    h.pump(2)
+    h.tap(screen.start_button)
+    players = h.app.session.view()["players"]
+    assert [(p["name"], p["colour"]) for p in players] == [("Rhiannon", "pink"), ("Blue", "blue")]

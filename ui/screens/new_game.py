@@ -37,6 +37,9 @@ class NewGameScreen(BaseScreen):
         self.language = i18n.language()
         self.colour_buttons: dict[str, BigButton] = {}
         self.option_buttons: dict[tuple[str, Any], BigButton] = {}
+        self.typing_names = False
+        self.name_fields: dict[str, TextInput] = {}
+        self.names_button: BigButton | None = None
         self.start_button: BigButton | None = None
         self.resume_buttons: dict[int, BigButton] = {}
         m = metrics()
@@ -58,7 +61,12 @@ class NewGameScreen(BaseScreen):
             self.colour_buttons[colour] = button
             colours.add_widget(button)
         setup.add(colours)
-        if self.order:
+        if self.order and not self.typing_names:
+            self.names_button = BigButton(_("Type names…"), on_tap=self.type_names, size="small")
+            setup.add(row(self.names_button))
+        if self.order and self.typing_names:
+            # Text fields only when asked for: a touch table has no keyboard (Kivy docks its own), and the
+            # colours already name the players.
             names = row()
             for colour in self.order:
                 hint = _("name for {colour}").format(colour=_(colour.capitalize()))
@@ -68,6 +76,7 @@ class NewGameScreen(BaseScreen):
                                   foreground_color=theme.TEXT, hint_text_color=theme.TEXT_DIM,
                                   cursor_color=theme.ACCENT, padding=[m.gap * 2, m.px(14)])
                 field.bind(text=partial(self._rename, colour))
+                self.name_fields[colour] = field
                 names.add_widget(field)
             setup.add(names)
         setup.add(self._option_row(_("Bag"), [("digital", _("digital bag")), ("physical", _("physical bag"))],
@@ -100,6 +109,10 @@ class NewGameScreen(BaseScreen):
 
     def _set(self, attribute: str, value: Any) -> None:
         setattr(self, attribute, value)
+        self.update(self.app.view)
+
+    def type_names(self) -> None:
+        self.typing_names = True
         self.update(self.app.view)
 
     def _rename(self, colour: str, _field: Any, text: str) -> None:
