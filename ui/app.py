@@ -31,6 +31,7 @@ from ui.widgets import Panel, set_metrics
 GAME_SCREENS = frozenset({"new_game", "placement", "resolution", "end_of_round", "final_scores"})
 WATCHDOG_INTERVAL_S = 5.0
 PREWARM_DELAY_S = 0.4
+PREBUILD_INTERVAL_S = 0.3
 GC_INTERVAL_S = 1.0
 GC_QUIET_S = 1.0  # a full collection only after this long without a touch
 GC_FULL_EVERY_S = 5.0
@@ -61,6 +62,9 @@ class Screens(Mapping[str, BaseScreen]):
         if name not in self._built:
             self._built[name] = self._classes[name](self._app)
         return self._built[name]
+
+    def built(self, name: str) -> bool:
+        return name in self._built
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._classes)
@@ -155,6 +159,9 @@ class TableApp(App):
             return  # once per app, even when the window is rebuilt
         self.first_screen_at = time.perf_counter()
         self._take_over_garbage_collection()
+        # The other screens are built one at a time while nobody touches the table, so opening any of them
+        # later is only a switch; the first screen did not wait for them.
+        self._prebuild = Clock.schedule_interval(self._prebuild_next, PREBUILD_INTERVAL_S)
         service = _service()
         if service is not None:
             service.notify_ready("the touchscreen is up")
@@ -177,6 +184,15 @@ class TableApp(App):
         self._last_full_collection = time.perf_counter()
         Window.bind(on_touch_down=self._touched)
         Clock.schedule_interval(self._collect_garbage, GC_INTERVAL_S)
+
+    def _prebuild_next(self, _dt: float) -> bool:
+        if time.perf_counter() - self._last_touch < GC_QUIET_S / 2:
+            return True
+        waiting = [name for name in self.screens if not self.screens.built(name)]
+        if not waiting:
+            return False  # all built: stop the interval
+        self.screens[waiting[0]].update(self.view)
+        return True
 
     def _touched(self, *_args: Any) -> bool:
         self._last_touch = time.perf_counter()

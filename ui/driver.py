@@ -90,6 +90,7 @@ class Harness:
 
     def close(self) -> None:
         Clock.unschedule(self.app._collect_garbage)
+        Clock.unschedule(self.app._prebuild_next)
         self.window.unbind(on_touch_down=self.app._touched)
         self.app.dispatch("on_stop")
         self.window.remove_widget(self.app.root)
