@@ -182,6 +182,8 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
         n = max(1, int(round(area / footprint)))
         if n == 1 or (solidity(foot) < 0.8 and _hull_area(foot) < 1.5 * footprint):
             n = 1  # a ragged lone cube: its outline, not its pixel count, is its size
+        elif SHAPE_CHECK and SHAPE_BAND < (area / footprint) % 1 < 1 - SHAPE_BAND:
+            n = _best_split(foot, int(area / footprint), footprint)
         worst = max(worst, abs(area / footprint - n) if n > 1 else max(0.0, 0.6 - area / footprint))
         ys, xs = np.nonzero(blob.mask)
         pixels = colours[ys + blob.y, xs + blob.x]
@@ -196,6 +198,40 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     if result.unsure:
         result.confidence = min(result.confidence, 0.3)
     return result
+
+
+SHAPE_CHECK = 1.0
+SHAPE_BAND = 0.2  # area within this of a whole number of cubes is trusted as it is
+
+
+def _best_split(foot: Mask, fewer: int, footprint: float) -> int:
+    """Between `fewer` and `fewer + 1` cubes, which divides the footprint into cube-sized squares?
+
+    Area alone cannot tell when it falls half-way; the shapes can: split into the right number of
+    cubes every part is a square one side across, split into too few some parts are oblongs.
+    """
+    ys, xs = np.nonzero(foot)
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    side = float(np.sqrt(footprint)) + 2.0  # the footprint area was measured one pixel inside the rim
+    best, best_misfit = fewer, float("inf")
+    for n in (fewer, fewer + 1):
+        if n < 1 or len(pts) < 4 * n:
+            continue
+        labels = np.zeros((len(pts), 1), np.int32)
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+        _, labels, _ = cv2.kmeans(pts, n, labels, criteria, 3, cv2.KMEANS_PP_CENTERS)
+        misfit = 0.0
+        for k in range(n):
+            part = pts[labels.ravel() == k]
+            if len(part) < 3:
+                misfit += 4.0
+                continue
+            (_, _), (w, h), _ = cv2.minAreaRect(part)
+            misfit += abs(np.log(max(w, 1.0) / side)) + abs(np.log(max(h, 1.0) / side))
+        misfit /= n
+        if misfit < best_misfit:
+            best, best_misfit = n, misfit
+    return max(best, 1)
 
 
 def _peak(mask: Mask) -> float:
