@@ -219,7 +219,8 @@ def _best_split(foot: Mask, fewer: int, footprint: float) -> int:
             continue
         labels = np.zeros((len(pts), 1), np.int32)
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
-        _, labels, _ = cv2.kmeans(pts, n, labels, criteria, 3, cv2.KMEANS_PP_CENTERS)
+        _, found, _ = cv2.kmeans(pts, n, labels, criteria, 3, cv2.KMEANS_PP_CENTERS)
+        labels = np.asarray(found, np.int32)
         misfit = 0.0
         for k in range(n):
             part = pts[labels.ravel() == k]
