@@ -35,3 +35,34 @@ def test_route_and_engine_shed_tapped_in_the_tables_order(harness: Any) -> None:
     assert received(session, before)[0] == {"type": "route", "tracks": order}
     laid = [t["card"] for t in session.view()["state"]["route"]]
     assert laid == order
+
+
+def test_cubes_drawn_from_the_real_bag_are_counted_in(harness: Any) -> None:
+    h = harness
+    app, session = h.app, h.app.session
+    session.new_game(["Ann", "Ben", "Cy"], ["green", "blue", "yellow"], bag_mode="physical", seed=1)
+    for _ in range(400):  # set-up and round 1 through the session, until the table must draw from the bag
+        view = session.view()
+        if view["waiting"]["kind"] == "draw":
+            break
+        if view["waiting"]["player"] is None:
+            assert session.draw().ok
+        else:
+            assert session.act(view["choices"][0]["action"]).ok
+    app.refresh_to_game()
+    h.pump(2)
+    assert app.manager.current == "end_of_round"
+    screen = app.screens["end_of_round"]
+    count = session.view()["waiting"]["info"]["count"]
+    assert len(session.view()["choices"]) > 50  # why counting beats a button per outcome
+    iron, stone = count - 1, 1
+    for _ in range(iron):
+        h.tap(screen.draw_steppers["iron"].plus, frames=1)
+    assert screen.drawn_button is not None and screen.drawn_button.blocked_reason  # one short
+    h.tap(screen.drawn_button)
+    assert f"the bag gave {count}" in app.message.label.text
+    h.tap(screen.draw_steppers["stone"].plus)
+    h.screenshot(ARTIFACTS / "800x480-physical-draw.png")
+    before = len(session.game.actions)
+    h.tap(screen.drawn_button)
+    assert received(session, before)[0] == {"type": "draw", "iron": iron, "stone": stone, "coal": 0, "event": 0}

@@ -15,13 +15,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from ui import theme
-from ui.i18n import _
+from ui.i18n import _, cube_name
 from ui.screens.base import BaseScreen
 from ui.screens.overview import event_track_row, site_office_row, weather_row, yard_row
 from ui.viewdata import waiting
-from ui.widgets import BigButton, Column, Panel, Text, metrics, row
+from ui.widgets import BigButton, Column, Panel, Stepper, Text, metrics, row
 
 ENGINE_SHED_TRAINS = 6
+DRAWN = ("iron", "stone", "coal", "event")
 
 
 class EndOfRoundScreen(BaseScreen):
@@ -42,6 +43,10 @@ class EndOfRoundScreen(BaseScreen):
         self.pick_order: list[int] = []
         self.pick_buttons: dict[int, BigButton] = {}
         self.lay_button: BigButton | None = None
+        self.draw_key: Any = None
+        self.draw_counts: dict[str, int] = {}
+        self.draw_steppers: dict[str, Stepper] = {}
+        self.drawn_button: BigButton | None = None
 
     def update(self, view: dict[str, Any]) -> None:
         m = metrics()
@@ -75,8 +80,8 @@ class EndOfRoundScreen(BaseScreen):
                                              on_tap=self.app.acknowledge_round, colour=theme.CONFIRM,
                                              size="large", size_hint_y=None, height=m.target * 1.3)
             side_box.add_widget(self.continue_button)  # pinned: never scrolled away by a long round
-        if table_step and wait.get("kind") in ("route", "engine_shed"):
-            side_box.size_hint_x = 1  # set-up: nothing on the board yet, the whole width for the cards
+        if table_step and wait.get("kind") in ("route", "engine_shed", "draw"):
+            side_box.size_hint_x = 1  # the whole width for the cards or the counts; the board is not needed
         else:
             self.main.add_widget(board)
         self.main.add_widget(side_box)
@@ -96,6 +101,9 @@ class EndOfRoundScreen(BaseScreen):
         kind = waiting(view).get("kind")
         if kind in ("route", "engine_shed"):
             self._ordered_pick(view, side, str(kind))
+            return
+        if kind == "draw":
+            self._draw_entry(view, side)
             return
         side.add(self.draw_button)
         self.pick_order = []
@@ -180,3 +188,49 @@ class EndOfRoundScreen(BaseScreen):
         if outcome is not None and getattr(outcome, "ok", False):
             self.pick_kind, self.pick_order = "", []
         return outcome
+
+    # ---- cubes drawn from the real bag (physical bag) -------------------------------------------------
+
+    def _draw_entry(self, view: dict[str, Any], side: Column) -> None:
+        """How many of each the table drew: four steppers, checked against the count the engine awaits.
+
+        Every combination is a legal outcome (hundreds for a restock of 9): counting is quicker than
+        finding the right one of hundreds of buttons.
+        """
+        m = metrics()
+        info = waiting(view).get("info") or {}
+        count = int(info.get("count", 0))
+        # A new draw (the bag changed since the last one) starts from zero.
+        key = (view.get("round"), info.get("purpose"), count, repr((view.get("state") or {}).get("bag")))
+        if self.draw_key != key:
+            self.draw_key, self.draw_counts = key, {k: 0 for k in DRAWN}
+        side.add(Text(_("Count what the table drew ({n} cubes):").format(n=count), size="small",
+                      fit_height=True))
+        self.draw_steppers = {}
+        grid = GridLayout(cols=2, spacing=m.gap, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for kind in DRAWN:
+            stepper = Stepper(cube_name(kind, 2).capitalize(), self.draw_counts[kind], 0, count,
+                              on_change=partial(self._count_drawn, kind))
+            self.draw_steppers[kind] = stepper
+            grid.add_widget(stepper)
+        side.add(grid)
+        total = sum(self.draw_counts.values())
+        self.drawn_button = BigButton(_("These {n} were drawn").format(n=total), on_tap=self._drawn,
+                                      colour=theme.CONFIRM, on_blocked=self.app.say)
+        if total != count:
+            self.drawn_button.block(_("That is {total} cubes; the bag gave {n}.").format(total=total, n=count))
+        # Pinned below: the assistant's draw or the table's count, always in reach.
+        self.side_box.add_widget(row(self.draw_button, self.drawn_button))
+
+    def _count_drawn(self, kind: str, value: int) -> None:
+        self.draw_counts[kind] = value
+        total = sum(self.draw_counts.values())
+        if self.drawn_button is not None:
+            count = int((waiting(self.app.view).get("info") or {}).get("count", 0))
+            self.drawn_button.text = _("These {n} were drawn").format(n=total)
+            self.drawn_button.block(None if total == count else
+                                    _("That is {total} cubes; the bag gave {n}.").format(total=total, n=count))
+
+    def _drawn(self) -> Any:
+        return self.app.act({"type": "draw", **self.draw_counts})
