@@ -80,6 +80,7 @@ def fit_words(label: Any, padding: float) -> None:
             label.font_size = max(floor, wanted * width / longest)
 
     label.bind(width=fit, text=fit)
+    fit()  # a width given at creation never "changes"
 
 
 def _plain(text: str) -> str:

@@ -272,6 +272,7 @@ def score_table_widget(result: dict[str, Any], on_edit: Any = None, colours: dic
     box = BoxLayout(orientation="vertical", spacing=m.gap)
     column = Column()
     winners = result.get("winners") or []
+    note = ""
     names = " and ".join(winners)
     if not final:
         headline = (_("If the game ended now: {names} ahead").format(names=names) if winners
@@ -281,12 +282,14 @@ def score_table_widget(result: dict[str, Any], on_edit: Any = None, colours: dic
         headline = won.format(names=names) if winners else _("No winner")
         totals = [p.get("total") for p in result.get("players") or []]
         if totals and totals.count(max(totals)) > len(winners):
-            headline += _(" (tie: last in turn order wins)")
+            note = _("Tied on points: the last in turn order wins.")
     top = [Text(headline, size="huge" if final else "large", bold=True, colour=theme.WARNING, shorten=True)]
     if on_edit is not None:
         top.append(BigButton(_("Edit"), on_tap=on_edit, size_hint_x=None, width=m.px(120)))
     top.extend(buttons)
     box.add_widget(row(*top, height=m.px(56)))
+    if note:
+        box.add_widget(Text(note, size="small", colour=theme.WARNING, size_hint_y=None, height=m.px(26)))
     box.add_widget(column)
     keys = ["sites", "tracks", "surveyor", "contracts", "train"]
     if any((p.get("breakdown") or {}).get("daffodils") for p in result.get("players") or []):
