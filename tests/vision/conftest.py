@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -15,9 +17,9 @@ def shoot(scene: YardScene, light: Lighting | None = None, seed: int = 0) -> np.
     return apply_lighting(render(scene), light or Lighting(noise=2.0, jpeg=92), np.random.default_rng(seed))
 
 
-def plain_scene(seed: int = 1, **camera: float) -> YardScene:
+def plain_scene(seed: int = 1, **camera: Any) -> YardScene:
     pose = CameraPose(**{"tilt_deg": 12.0, "azimuth_deg": 80.0, "roll_deg": 5.0, "distance_mm": 330.0,
-                         "focal_px": 1000.0, **camera})  # type: ignore[arg-type]
+                         "focal_px": 1000.0, **camera})
     return YardScene(yard_mm=(150.0, 100.0), cube_mm=10.0, marker_mm=20.0, camera=pose, seed=seed)
 
 

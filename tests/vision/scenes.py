@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -195,7 +196,7 @@ def scene_pair(seed: int, *, counts: dict[str, int] | None = None, hand: bool = 
     return ScenePair(calibration, shot, play)
 
 
-def place(scene: YardScene, cubes: list[tuple[str, float, float]], angle: float = 0.0) -> list[CubePlacement]:
+def place(scene: YardScene, cubes: Sequence[tuple[str, float, float]], angle: float = 0.0) -> list[CubePlacement]:
     """Cubes at given places in cube sides from the yard's top-left corner (for hand-made layouts)."""
     s = scene.cube_mm
     return [CubePlacement(kind, x * s, y * s, angle) for kind, x, y in cubes]

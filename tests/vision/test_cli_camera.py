@@ -33,6 +33,7 @@ def test_marker_sheet_is_png_and_pdf_at_true_size(tmp_path: Path) -> None:
         assert round(dpi[0]) == 300
         assert sheet.size == (2480, 3508)  # A4 at 300 dpi
     image = cv2.imread(str(png), cv2.IMREAD_GRAYSCALE)
+    assert image is not None
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     corners, ids, _ = cv2.aruco.ArucoDetector(dictionary).detectMarkers(image)
     assert ids is not None and sorted(ids.ravel().tolist()) == [0, 1, 2, 3]

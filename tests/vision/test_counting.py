@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ def counts(**kw: int) -> dict[str, int]:
     return {"iron": 0, "stone": 0, "coal": 0, "event": 0, **kw}
 
 
-def with_cubes(layout: list[tuple[str, float, float]], angle: float = 0.0, **camera: float) -> YardScene:
+def with_cubes(layout: list[tuple[str, float, float]], angle: float = 0.0, **camera: Any) -> YardScene:
     scene = plain_scene(**camera)
     scene.cubes = place(scene, layout, angle)
     return scene

@@ -10,12 +10,12 @@ import pytest
 from hardware.stockyard.frame import to_gray
 from hardware.stockyard.geometry import camera_geometry, image_to_canvas, view_for_aspect, yard_aspect
 from hardware.stockyard.markers import find_markers
-from hardware.yard_render import camera_matrices, project
+from hardware.yard_render import YardScene, camera_matrices, project
 from tests.vision.conftest import plain_scene, shoot
 from tests.vision.scenes import Lighting
 
 
-def true_centres(scene) -> np.ndarray:  # type: ignore[no-untyped-def]
+def true_centres(scene: YardScene) -> np.ndarray:
     yw, yh = scene.yard_mm
     h = scene.marker_mm / 2
     pts = np.array([[-h, -h, 0], [yw + h, -h, 0], [yw + h, yh + h, 0], [-h, yh + h, 0]], float)
@@ -52,7 +52,7 @@ def test_camera_position_is_recovered_from_the_homography() -> None:
     sighting = find_markers(to_gray(shoot(scene)))
     view = view_for_aspect(170 / 120)
     to_canvas = image_to_canvas(sighting, view)
-    geometry = camera_geometry(np.linalg.inv(to_canvas), (1280, 720))
+    geometry = camera_geometry(np.asarray(np.linalg.inv(to_canvas), np.float64), (1280, 720))
     _, _, centre = camera_matrices(scene)
     scale = view.width / 170.0  # canvas pixels per millimetre
     expected = (view.margin + (centre[0] + 10) * scale, view.margin + (centre[1] + 10) * scale, -centre[2] * scale)
