@@ -113,10 +113,11 @@ class Text(Label):
     """Text that wraps inside its width; `size` one of small / normal / large / huge."""
 
     def __init__(self, text: str = "", size: str = "normal", colour: theme.RGBA = theme.TEXT,
-                 align: str = "left", bold: bool = False, fit_height: bool = False, **kwargs: Any) -> None:
+                 align: str = "left", bold: bool = False, fit_height: bool = False, valign: str = "middle",
+                 **kwargs: Any) -> None:
         m = metrics()
         font = {"small": m.font_small, "normal": m.font, "large": m.font_large, "huge": m.font_huge}[size]
-        super().__init__(text=text, font_size=font, color=colour, halign=align, valign="middle",
+        super().__init__(text=text, font_size=font, color=colour, halign=align, valign=valign,
                          bold=bold, markup=True, **kwargs)
         self.bind(size=self._wrap)
         if fit_height:

@@ -196,7 +196,7 @@ class CalculatorScreen(BaseScreen):
 
     @staticmethod
     def _sum_text(values: list[int]) -> str:
-        return " + ".join(str(v) for v in values) if values else "none"
+        return " + ".join(str(v) for v in values) if values else _("none")
 
     def _keypad(self, values: list[int], target: list[int]) -> Any:
         m = metrics()

@@ -56,12 +56,12 @@ class EndOfRoundScreen(BaseScreen):
         self.outcome_buttons = []
         wait = waiting(view)
         table_step = bool(wait) and wait.get("player") is None
-        board = Column(size_hint_x=0.55)
+        board = Column(size_hint_x=0.6)
         board.add(weather_row(view))
         board.add(site_office_row(view))
         board.add(yard_row(view))
         board.add(event_track_row(view, compact=True))
-        side_box = BoxLayout(orientation="vertical", spacing=m.gap, size_hint_x=0.45)
+        side_box = BoxLayout(orientation="vertical", spacing=m.gap, size_hint_x=0.4)
         side = Column()
         side_box.add_widget(side)
         self.side_column, self.side_box = side, side_box

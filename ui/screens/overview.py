@@ -76,11 +76,12 @@ def event_track_row(view: dict[str, Any], compact: bool = False) -> Any:
     box = row(label, *chips, height=m.px(48))
     if next_free is None or next_free >= len(kinds):
         return box
-    column = BoxLayout(orientation="vertical", size_hint_y=None, height=m.px(48) + m.px(28))
+    column = BoxLayout(orientation="vertical", size_hint_y=None, height=m.px(48) + m.px(50))
     column.add_widget(box)
     upcoming = _(EVENT_LONG.get(kinds[next_free], kinds[next_free]))
+    # Two lines: "Fremdfirmen bauen die Station fertig" does not fit half a screen in one.
     column.add_widget(Text(_("next event cube: {event}").format(event=upcoming), size="small",
-                           colour=theme.TEXT_DIM, size_hint_y=None, height=m.px(28)))
+                           colour=theme.TEXT_DIM, size_hint_y=None, height=m.px(50), valign="top"))
     return column
 
 
