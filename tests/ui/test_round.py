@@ -113,6 +113,10 @@ def test_a_full_round_by_touch(harness: Any) -> None:
     assert end.heading.text == "End of round 1"
     weather_now = view["state"]["weather"][0]
     assert _texts(end).count(f"now: {weather_now}") == 1
+    # What the end of the round did, in the session's words: the new weather among them, and the restock.
+    lines = [w.text for w in end.side_column.walk() if hasattr(w, "text") and w is not end.side_column]
+    assert any(weather_now in line for line in lines)
+    assert any("stock yard" in line.lower() for line in lines)
     h.screenshot(ARTIFACTS / "800x480-end_of_round.png")
     h.tap(end.continue_button)
     assert app.manager.current == "placement"

@@ -25,6 +25,26 @@ ENGINE_SHED_TRAINS = 6
 DRAWN = ("iron", "stone", "coal", "event")
 
 
+def round_end_lines(session: Any, language: str) -> list[tuple[str, bool]] | None:
+    """What happened between the end of the last round and the start of this one — site office restock,
+    weather, work rates, the bag draw, event cubes — worded by the session's announcer from the engine's
+    own events (so it is complete after a restart too, unlike the passing announcements)."""
+    events = getattr(getattr(session, "game", None), "events", None)
+    if not events:
+        return None
+    started = [i for i, e in enumerate(events) if e.get("type") == "round_started"]
+    if len(started) < 2:
+        return None
+    ended = [i for i in range(started[-2], started[-1])
+             if events[i].get("type") == "phase_changed" and events[i].get("phase") == "end_of_round"]
+    if not ended:
+        return None
+    from tableassist.session.announcer import Announcer
+
+    lines = Announcer(language).lines(list(events[ended[-1]:started[-1] + 1]), session.game)
+    return [(line.text, line.urgent) for line in lines if line.topic != "phase_changed"]
+
+
 class EndOfRoundScreen(BaseScreen):
     screen_name = "end_of_round"
     title = "End of round"
@@ -72,10 +92,11 @@ class EndOfRoundScreen(BaseScreen):
             round_now = view.get("round")
             self.heading.text = (_("End of round {n}").format(n=round_now - 1) if isinstance(round_now, int)
                                  else _("End of round"))
-            announcements = view.get("announcements") or []
-            for line in announcements[-8:]:
-                side.add(Text(str(line.get("text", "")), size="small", fit_height=True,
-                              colour=theme.WARNING if line.get("urgent") else theme.TEXT))
+            lines = round_end_lines(self.app.session, str(view.get("language") or "en"))
+            if lines is None:  # no engine to ask: the session's latest announcements
+                lines = [(str(a.get("text", "")), bool(a.get("urgent"))) for a in view.get("announcements") or []][-8:]
+            for text, urgent in lines:
+                side.add(Text(text, size="small", fit_height=True, colour=theme.WARNING if urgent else theme.TEXT))
             self.continue_button = BigButton(_("Continue to round {n}").format(n=round_now),
                                              on_tap=self.app.acknowledge_round, colour=theme.CONFIRM,
                                              size="large", size_hint_y=None, height=m.target * 1.3)
