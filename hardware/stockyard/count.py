@@ -91,6 +91,7 @@ def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
 
 
 COLOUR_WEIGHT = 0.5
+CENTRE_SHARE = 0.4
 
 
 def _typical_width(values: NDArray[np.float64]) -> float:
@@ -277,7 +278,12 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
         sel = labels == k
         if not sel.any():
             continue
-        verdict = classify(pixels[sel & core] if np.count_nonzero(sel & core) >= 6 else pixels[sel])
+        use = sel & core
+        if n > 1:
+            # Next to another cube, keep to the middle of this one: its rim borrows the neighbour's colour.
+            cx, cy = xs[sel].mean(), ys[sel].mean()
+            use &= (xs - cx) ** 2 + (ys - cy) ** 2 <= (CENTRE_SHARE * side) ** 2
+        verdict = classify(pixels[use] if np.count_nonzero(use) >= 6 else pixels[sel])
         pts = np.column_stack([xs[sel] + blob.x, ys[sel] + blob.y]).astype(np.int32)
         hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.int32)
         centre = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
