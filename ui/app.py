@@ -112,7 +112,8 @@ class TableApp(App):
         self.rebuild()
         if self.session is not None and not self.read_only:
             self._unsubscribe = self.session.subscribe(self._session_changed)
-        Clock.schedule_once(self._first_frame, 0)
+        # "Up" means drawn: the first frame on the glass, not merely built (systemd's READY, the bench).
+        Window.fbind("on_flip", self._first_flip)
         service = _service()
         if service is not None:
             # Pinged from the UI loop itself: if the loop freezes, the pings stop and systemd restarts us.
@@ -153,6 +154,10 @@ class TableApp(App):
             return False
         i18n.set_language(str(wanted))
         return True
+
+    def _first_flip(self, *_args: Any) -> None:
+        Window.funbind("on_flip", self._first_flip)
+        self._first_frame(0)
 
     def _first_frame(self, _dt: float) -> None:
         if self.first_screen_at is not None:

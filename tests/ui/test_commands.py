@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -86,14 +87,23 @@ def test_run_refuses_in_one_line(tmp_path: Path, args: list[str], code: int, wor
 
 
 def test_run_starts_the_app_on_simulated_devices(tmp_path: Path) -> None:
-    """The real command, for a few seconds: it must come up and keep running (then we stop it)."""
+    """The real command: it tells systemd (here a notify socket of our own) that the first screen is up, then
+    keeps running until stopped."""
     display_or_skip()
+    address = str(tmp_path / "notify.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(address)
+    listener.settimeout(30)
+    env = dict(os.environ, NOTIFY_SOCKET=address)
     process = subprocess.Popen([sys.executable, "-m", "tableassist", "--db", str(tmp_path / "db.sqlite3"), "run",
-                                "--simulate"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "--simulate"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env)
     try:
-        with pytest.raises(subprocess.TimeoutExpired):
-            process.wait(timeout=6)
+        message = listener.recv(4096).decode()
+        assert "READY=1" in message
+        assert process.poll() is None  # still running after its first screen
     finally:
         process.terminate()
         _out, err = process.communicate(timeout=10)
+        listener.close()
     assert "Traceback" not in err
