@@ -70,3 +70,17 @@ def test_language_buttons_switch_the_session(harness: Any) -> None:
     h.tap(screen.language_buttons["de"])
     assert h.app.session.view()["language"] == "de"
     assert screen.language_buttons["de"].base_colour != screen.language_buttons["en"].base_colour
+
+
+def test_reading_the_camera_does_not_hold_the_screen(camera_harness: Any) -> None:
+    h, camera = camera_harness
+    h.app.session.new_game(["Ann", "Ben"], ["green", "blue"], seed=1)  # the yard is checked against a game
+    h.app.show("settings")
+    screen = h.app.screens["settings"]
+    reader = screen.read_camera()
+    assert reader is not None and reader.name == "camera-read"
+    reader.join(30)
+    h.pump(3)  # the session's change is drawn on the UI thread
+    yard = h.app.session.view()["yard"]
+    assert yard is not None and yard["camera"] is not None
+    assert yard["camera"]["iron"] == camera.read_yard().iron

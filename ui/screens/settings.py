@@ -7,6 +7,7 @@ shown as "not available" rather than guessed.
 
 from __future__ import annotations
 
+import threading
 from functools import partial
 from typing import Any
 
@@ -147,9 +148,13 @@ class SettingsScreen(BaseScreen):
             return
         voice.say("The weather is fog.")
 
-    def read_camera(self) -> None:
+    def read_camera(self) -> threading.Thread | None:
+        """Read the stock yard now — in a thread: a camera needs several frames to agree, and the screen
+        must not freeze meanwhile. The session's change arrives through its subscription and is redrawn."""
         session = self.app.session
         if session is None or self.app.read_only:
-            return
-        session.check_yard()
-        self.app.show("settings")
+            return None
+        reader = threading.Thread(target=session.check_yard, name="camera-read", daemon=True)
+        reader.start()
+        self.app.say(_("Reading the stock yard…"))
+        return reader
