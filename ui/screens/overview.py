@@ -49,39 +49,49 @@ def rates_row(view: dict[str, Any]) -> Any:
     return box
 
 
+def next_event_kind(view: dict[str, Any]) -> str | None:
+    """The event the next event cube would fire, as the session's forecast says (the engine knows which
+    space comes next: after the highest occupied one, looping 8–10 — not the first empty one)."""
+    for outcome in (view.get("forecast") or {}).get("outcomes") or []:
+        fire = outcome.get("fire") or []
+        if outcome.get("events", 0) >= 1 and fire:
+            return str(fire[0])
+    return None
+
+
 def event_track_row(view: dict[str, Any], compact: bool = False) -> Any:
-    """Ten spaces: white where an event cube sits, the event printed on each, the next free one in accent.
+    """Ten spaces: white where an event cube sits, the event printed on each; the next event spelled out.
 
     Full: two rows of five, so each space has room for its event's name in any language. Compact (half a
-    screen wide): the numbers in one row, and the next event spelled out below.
+    screen wide): the numbers in one row.
     """
     m = metrics()
     track = state(view).get("event_track") or {}
     occupied = track.get("occupied") or []
     kinds = track.get("kinds") or []
-    next_free = next((i for i, o in enumerate(occupied) if not o), None)
     chips = []
     for i, cube in enumerate(occupied):
         kind = kinds[i] if i < len(kinds) else ""
-        colour = theme.PIECE_COLOURS["event"] if cube else (theme.ACCENT if i == next_free else theme.PANEL_LIGHT)
+        colour = theme.PIECE_COLOURS["event"] if cube else theme.PANEL_LIGHT
         text = f"{i + 1}" if compact else f"{i + 1}  {_(EVENT_SHORT.get(kind, kind))}"
         chips.append(Chip(text, colour, size="small"))
     label = Text(_("Events"), size="small", size_hint_x=None, width=LABEL_WIDTH())
-    if not compact:
-        half = (len(chips) + 1) // 2
-        grid = GridLayout(cols=max(1, half), spacing=m.gap)
+    if compact:
+        box = row(label, *chips, height=m.px(48))
+    else:
+        grid = GridLayout(cols=max(1, (len(chips) + 1) // 2), spacing=m.gap)
         for chip in chips:
             grid.add_widget(chip)
-        return row(label, grid, height=m.px(48) * 2 + m.gap)
-    box = row(label, *chips, height=m.px(48))
-    if next_free is None or next_free >= len(kinds):
+        box = row(label, grid, height=m.px(48) * 2 + m.gap)
+    upcoming = next_event_kind(view)
+    if upcoming is None:
         return box
-    column = BoxLayout(orientation="vertical", size_hint_y=None, height=m.px(48) + m.px(50))
+    column = BoxLayout(orientation="vertical", size_hint_y=None, height=box.height + m.px(50))
     column.add_widget(box)
-    upcoming = _(EVENT_LONG.get(kinds[next_free], kinds[next_free]))
     # Two lines: "Fremdfirmen bauen die Station fertig" does not fit half a screen in one.
-    column.add_widget(Text(_("next event cube: {event}").format(event=upcoming), size="small",
-                           colour=theme.TEXT_DIM, size_hint_y=None, height=m.px(50), valign="top"))
+    column.add_widget(Text(_("next event cube: {event}").format(event=_(EVENT_LONG.get(upcoming, upcoming))),
+                           size="small", colour=theme.TEXT_DIM, size_hint_y=None, height=m.px(50),
+                           padding=(0 if compact else LABEL_WIDTH() + m.gap, 0)))
     return column
 
 
@@ -145,7 +155,7 @@ class OverviewScreen(BaseScreen):
                           size="large", bold=True, fit_height=True)),
             (("weather", repr(st.get("weather"))), lambda: weather_row(view)),
             (("rates", repr(st.get("work_rates"))), lambda: rates_row(view)),
-            (("events", repr(st.get("event_track"))), lambda: event_track_row(view)),
+            (("events", repr(st.get("event_track")), next_event_kind(view)), lambda: event_track_row(view)),
             (("bag", repr(bag), forecast.get("restock"), forecast.get("p_event")), lambda: self._bag(view, bag)),
             (("yard", repr(st.get("stock_yard")), repr(view.get("yard"))), lambda: yard_row(view)),
             (("office", repr(st.get("site_office"))), lambda: site_office_row(view)),
