@@ -95,8 +95,16 @@ def _load(path: Path | str) -> Frame:
     return np.asarray(image, np.uint8)
 
 
-def open_camera(spec: str, width: int = 1280, height: int = 720) -> OpenCVCamera | PiCamera:
-    """From the config: 'picamera', a device path (/dev/video2) or an index ('0')."""
+def open_camera(spec: object, width: int = 1280, height: int = 720) -> OpenCVCamera | PiCamera:
+    """The camera the config names: its [camera] settings (index, width, height), or 'picamera',
+    a device path (/dev/video2) or an index (0 or '0')."""
+    if hasattr(spec, "index"):
+        width = int(getattr(spec, "width", width))
+        height = int(getattr(spec, "height", height))
+        spec = getattr(spec, "device", None) or spec.index
     if spec == "picamera":
         return PiCamera(width, height)
-    return OpenCVCamera(int(spec) if spec.isdigit() else spec, width, height)
+    if isinstance(spec, int):
+        return OpenCVCamera(spec, width, height)
+    text = str(spec)
+    return OpenCVCamera(int(text) if text.isdigit() else text, width, height)

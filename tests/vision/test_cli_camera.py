@@ -125,3 +125,14 @@ def test_product_renderer_frames_are_readable() -> None:
     full = render_stock_yard({"iron": 3, "stone": 2, "coal": 1, "event": 1}, seed=4)
     reader = CameraYardReader(SimulatedCamera([full]), build_profile(empty), steady=2)
     assert reader.read_yard().counts() == {"iron": 3, "stone": 2, "coal": 1, "event": 1}
+
+
+def test_a_missing_camera_is_a_clear_error() -> None:
+    from hardware.camera import open_camera
+    from tableassist.config import CameraSettings
+    from tableassist.errors import UserError
+
+    with pytest.raises(UserError, match="cannot be opened"):
+        open_camera(CameraSettings(enabled=True, index=63))
+    with pytest.raises(UserError, match="cannot be opened"):
+        open_camera("/dev/no-such-video")
