@@ -10,6 +10,7 @@ Import this only after `ui.boot.configure(...)` (Kivy reads its window settings 
 from __future__ import annotations
 
 import gc
+import logging
 import threading
 import time
 from collections import deque
@@ -20,12 +21,16 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 
+from tableassist.errors import UserError
 from ui import i18n, theme
 from ui.chrome import MessageLine, StandIns, TopBar
+from ui.i18n import _
 from ui.screens import SCREENS
 from ui.screens.base import BaseScreen, Stage
 from ui.viewdata import screen_for
 from ui.widgets import Panel, set_metrics
+
+log = logging.getLogger("tableassist.ui")
 
 # Screens the game moves on by itself; the others (overview, menu, settings…) stay until the table leaves.
 GAME_SCREENS = frozenset({"new_game", "placement", "resolution", "end_of_round", "final_scores"})
@@ -318,39 +323,50 @@ class TableApp(App):
             self.message.show(str(outcome.message), "error")
         return outcome
 
-    def act(self, action: dict[str, Any]) -> Any:
-        if self.read_only:
+    def _send(self, call: Callable[..., Any], *args: Any) -> Any:
+        """One of the table's intentions to the session, then a redraw. A fault in the session is shown as
+        one sentence and logged, never a dead touchscreen (the journal holds everything acknowledged)."""
+        if self.read_only or self.session is None:
             return None
-        return self._after(self.session.act(action))
+        try:
+            outcome = call(*args)
+        except UserError as err:
+            self.message.show(str(err), "error")
+            return None
+        except Exception:  # noqa: BLE001 - the table must keep its screen; the log keeps the traceback
+            log.exception("the session failed on %s%r", getattr(call, "__name__", call), args)
+            self.refresh()
+            self.message.show(_("That did not work; the game is unchanged. (The log says why.)"), "error")
+            return None
+        return self._after(outcome)
+
+    def act(self, action: dict[str, Any]) -> Any:
+        return self._send(self.session.act, action) if self.session is not None else None
 
     def confirm(self) -> Any:
-        return None if self.read_only else self._after(self.session.confirm())
+        return self._send(self.session.confirm) if self.session is not None else None
 
     def reject(self) -> Any:
-        return None if self.read_only else self._after(self.session.reject())
+        return self._send(self.session.reject) if self.session is not None else None
 
     def draw(self) -> Any:
-        return None if self.read_only else self._after(self.session.draw())
+        return self._send(self.session.draw) if self.session is not None else None
 
     def undo(self) -> Any:
-        return None if self.read_only else self._after(self.session.undo())
+        return self._send(self.session.undo) if self.session is not None else None
 
     def redo(self) -> Any:
-        return None if self.read_only else self._after(self.session.redo())
+        return self._send(self.session.redo) if self.session is not None else None
 
     def press_button(self, button: str) -> None:
         """The on-screen stand-in for a GPIO button: the same path a real button takes."""
-        if self.read_only:
-            return
-        self.session.on_button(button)
-        self.refresh()
+        if self.session is not None:
+            self._send(self.session.on_button, button)
 
     def tap_card(self, tag: str) -> Any:
         """The on-screen stand-in for the RFID reader."""
         self.taps.append(tag)
-        if self.read_only:
-            return None
-        return self._after(self.session.on_tag(tag))
+        return self._send(self.session.on_tag, tag) if self.session is not None else None
 
     # ---- navigation ----------------------------------------------------------------------------
 

@@ -167,6 +167,8 @@ CATALOG: dict[str, dict[str, str]] = {
         "maint.": "Wartung",
         "events": "Ereign.",
         "Type names…": "Namen eingeben…",
+        "That did not work; the game is unchanged. (The log says why.)":
+            "Das hat nicht geklappt; das Spiel ist unverändert. (Das Protokoll sagt, warum.)",
         "Reading the stock yard…": "Lagerplatz wird gelesen…",
         "Count what the table drew ({n} cubes):": "Zählen, was gezogen wurde ({n} Würfel):",
         "These {n} were drawn": "Diese {n} wurden gezogen",
@@ -362,6 +364,8 @@ CATALOG: dict[str, dict[str, str]] = {
         "maint.": "mantenim.",
         "events": "eventos",
         "Type names…": "Escribir nombres…",
+        "That did not work; the game is unchanged. (The log says why.)":
+            "No ha funcionado; la partida no ha cambiado. (El registro dice por qué.)",
         "Reading the stock yard…": "Leyendo el almacén…",
         "Count what the table drew ({n} cubes):": "Cuenta lo que se ha robado ({n} cubos):",
         "These {n} were drawn": "Se robaron estos {n}",

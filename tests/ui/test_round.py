@@ -276,3 +276,21 @@ def test_names_typed_on_the_new_game_screen(harness: Any) -> None:
     h.tap(screen.start_button)
     players = h.app.session.view()["players"]
     assert [(p["name"], p["colour"]) for p in players] == [("Rhiannon", "pink"), ("Blue", "blue")]
+
+
+def test_a_fault_in_the_session_leaves_the_screen_working(harness: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault injection: the session's act breaks once. The table sees one sentence; nothing was journalled."""
+    h = harness
+    start_game(h)
+    session = h.app.session
+    before = len(received(session, 0))
+
+    def broken(action: dict[str, Any]) -> Any:
+        raise RuntimeError("injected fault")
+
+    monkeypatch.setattr(session, "act", broken)
+    h.tap(legal_spaces(h)[0])
+    assert "did not work" in h.app.message.label.text
+    assert len(received(session, 0)) == before
+    monkeypatch.undo()
+    tap_action(h, legal_spaces(h)[0])  # and the next tap works
