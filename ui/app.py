@@ -35,14 +35,14 @@ log = logging.getLogger("tableassist.ui")
 # Screens the game moves on by itself; the others (overview, menu, settings…) stay until the table leaves.
 GAME_SCREENS = frozenset({"new_game", "placement", "resolution", "end_of_round", "final_scores"})
 WATCHDOG_INTERVAL_S = 5.0
-PREWARM_DELAY_S = 0.4
+PREWARM_DELAY_S = 0.4  # after the last change, when a table is reading rather than tapping
 PREBUILD_INTERVAL_S = 0.3
 GC_INTERVAL_S = 1.0
 GC_QUIET_S = 1.0  # a full collection only after this long without a touch
 GC_FULL_EVERY_S = 5.0
 GC_FULL_AT_LEAST_EVERY_S = 20.0  # even while tapping without pause, so garbage cycles never pile up
 NEVER = 1_000_000  # a collection threshold never reached
-DEFAULT_GC_THRESHOLD = gc.get_threshold()  # after the last change, when a table is reading rather than tapping
+DEFAULT_GC_THRESHOLD = gc.get_threshold()
 
 
 def _service() -> Any:
@@ -103,7 +103,6 @@ class TableApp(App):
         self._redraw_scheduled = False
         self._unsubscribe: Callable[[], None] | None = None
         self._watchdog: Any = None
-        self.started_at = time.perf_counter()
         self.first_screen_at: float | None = None
 
     # ---- building ------------------------------------------------------------------------------
@@ -198,7 +197,9 @@ class TableApp(App):
     def _prebuild_next(self, _dt: float) -> bool:
         if time.perf_counter() - self._last_touch < GC_QUIET_S / 2:
             return True
-        waiting = [name for name in self.screens if not self.screens.built(name)]
+        # The card-reader stand-in is only reachable when the table has no reader.
+        waiting = [name for name in self.screens
+                   if not self.screens.built(name) and (name != "reader" or self.stand_ins)]
         if not waiting:
             return False  # all built: stop the interval
         self.screens[waiting[0]].update(self.view)
@@ -300,10 +301,6 @@ class TableApp(App):
         if isinstance(round_now, int):
             self._acked_round = round_now
         self.refresh()
-
-    def round_unacknowledged(self) -> bool:
-        round_now = self.view.get("round")
-        return isinstance(round_now, int) and self._acked_round is not None and round_now > self._acked_round
 
     def _show_session_message(self, view: dict[str, Any]) -> None:
         if view.get("error"):
