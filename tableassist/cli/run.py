@@ -29,17 +29,22 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=handle)
 
 
-def window_size(args: argparse.Namespace) -> tuple[int, int]:
+def window_size(args: argparse.Namespace, config: Any = None) -> tuple[int, int]:
+    """--size, else $TABLEASSIST_SIZE, else the config's [display] size (when the config has one), else
+    800x480 (the official 7" display)."""
     from ui.boot import DEFAULT_SIZE, parse_size
 
-    text = args.size or os.environ.get("TABLEASSIST_SIZE")
-    return parse_size(text) if text else DEFAULT_SIZE
+    configured = getattr(getattr(config, "display", None), "size", None)
+    text = args.size or os.environ.get("TABLEASSIST_SIZE") or configured
+    return parse_size(str(text)) if text else DEFAULT_SIZE
 
 
 def handle(args: argparse.Namespace) -> int:
+    from tableassist.config import load_config
     from ui.boot import configure, display_available
 
-    size = window_size(args)
+    config = load_config(args.config)
+    size = window_size(args, config)
     if not display_available():
         raise UserError("no display: run it on the touchscreen (SDL_VIDEODRIVER=kmsdrm), "
                         "under X, or under xvfb-run for a test", exit_code=3)
@@ -53,7 +58,9 @@ def handle(args: argparse.Namespace) -> int:
         pass  # no game in the journal yet: the app opens on New game
     # Stand-ins for whatever the table lacks: all of them when simulating, else those the config leaves out.
     stand_ins = args.simulate or _lacks_hardware(session)
-    fullscreen = args.fullscreen if args.fullscreen is not None else not os.environ.get("DISPLAY")
+    configured_fullscreen = getattr(getattr(config, "display", None), "fullscreen", None)
+    fullscreen = next(choice for choice in (args.fullscreen, configured_fullscreen, not os.environ.get("DISPLAY"))
+                      if choice is not None)
     configure(size, fullscreen=fullscreen, kivy_home=state_dir() / "kivy")
     from ui.app import TableApp
 
