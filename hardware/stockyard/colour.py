@@ -25,6 +25,11 @@ class ColourReference:
     white: NDArray[np.float32]  # 4×3 BGR, one per corner marker (TL, TR, BR, BL)
     black: NDArray[np.float32]  # 3 BGR
 
+    @property
+    def clipped(self) -> bool:
+        """Paper so bright a channel saturates: its white, and so the colours, are off in that channel."""
+        return bool(np.any(self.white >= 250))
+
     def contrast(self) -> float:
         """How far paper white stands above printed black (0-255); small means too dark to read."""
         return float(np.min(self.white.mean(axis=1)) - self.black.mean())

@@ -33,6 +33,7 @@ class YardProfile:
     colours: FloatImage  # normalised empty yard, lightly smoothed
     valid: NDArray[np.uint8]
     preview: NDArray[np.uint8]  # the warped empty yard as photographed
+    clipped: bool = False  # the paper white saturated in the calibration picture
 
 
 def smooth(colours: FloatImage) -> FloatImage:
@@ -53,7 +54,7 @@ def build_profile(image: NDArray[np.uint8], width: int = 320) -> YardProfile:
     if frame.reference.contrast() < 40:
         raise UserError("the empty-yard image is too dark or washed out to see the markers' white and black")
     valid = np.asarray(cv2.bitwise_and(frame.valid, cv2.bitwise_not(frame.markers)), np.uint8)
-    return YardProfile(view, smooth(frame.colours), valid, frame.canvas)
+    return YardProfile(view, smooth(frame.colours), valid, frame.canvas, frame.reference.clipped)
 
 
 def save_profile(profile: YardProfile, directory: Path) -> None:
@@ -61,7 +62,8 @@ def save_profile(profile: YardProfile, directory: Path) -> None:
     np.savez_compressed(directory / DATA_FILE, colours=profile.colours.astype(np.float16), valid=profile.valid)
     cv2.imwrite(str(directory / PREVIEW_FILE), profile.preview)
     meta = {"format": FORMAT, "width": profile.view.width, "height": profile.view.height,
-            "margin": profile.view.margin, "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            "margin": profile.view.margin, "white_clipped": profile.clipped,
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     (directory / PROFILE_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
 
@@ -82,4 +84,4 @@ def load_profile(directory: Path) -> YardProfile:
         raise UserError(f"the stock-yard calibration in {directory} does not fit this version: calibrate again")
     stored = cv2.imread(str(directory / PREVIEW_FILE))
     preview = np.clip(colours * 255, 0, 255).astype(np.uint8) if stored is None else np.asarray(stored, np.uint8)
-    return YardProfile(view, colours, valid, preview)
+    return YardProfile(view, colours, valid, preview, bool(meta.get("white_clipped", False)))

@@ -65,7 +65,10 @@ class YardReader:
         seen[:4, :], seen[-4:, :], seen[:, :4], seen[:, -4:] = 0, 0, 0, 0  # the canvas's own border counts
         inner = cv2.erode(seen, np.ones((9, 9), np.uint8))
         edge = np.asarray(cv2.bitwise_and(frame.valid, cv2.bitwise_not(inner)), np.uint8)
-        count = count_cubes(mask, frame.colours, frame.camera, edge, self._yard_area, float(view.width))
+        # Colours for classifying: this frame's own marker white, unless its paper clipped and the
+        # calibration's did not; then the colours matched to the empty yard are the truer ones.
+        truest = colours if frame.reference.clipped and not self.profile.clipped else frame.colours
+        count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width))
         c = count.counts()
         reading = YardReading(iron=c["iron"], stone=c["stone"], coal=c["coal"], event=c["event"],
                               confidence=round(count.confidence, 3), unsure=count.unsure)
