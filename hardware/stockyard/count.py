@@ -158,10 +158,14 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry) -> tuple[list
 
 
 def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: Mask, yard_area: float,
-                yard_width: float) -> CubeCount:
+                yard_width: float, yard: tuple[float, float, float, float] | None = None) -> CubeCount:
     # Cubes are at least ~1/30 of the yard wide (the box's cubes on any sensible yard); smaller is noise.
     smallest = (yard_width / 30.0) ** 2 * 0.5
     blobs = find_blobs(mask, edge, smallest)
+    if yard is not None:
+        # The yard lies within the marker centres; the margin round it is only watched for arms.
+        x0, y0, x1, y1 = yard
+        blobs = [b for b in blobs if b.touches_edge or (x0 <= b.centre[0] <= x1 and y0 <= b.centre[1] <= y1)]
     result = CubeCount()
     if not blobs:
         return result

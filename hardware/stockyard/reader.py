@@ -68,7 +68,10 @@ class YardReader:
         # Colours for classifying: this frame's own marker white, unless its paper clipped and the
         # calibration's did not; then the colours matched to the empty yard are the truer ones.
         truest = colours if frame.reference.clipped and not self.profile.clipped else frame.colours
-        count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width))
+        slack = 0.02 * view.width
+        yard = (view.margin - slack, view.margin - slack, view.margin + view.width + slack,
+                view.margin + view.height + slack)
+        count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard)
         c = count.counts()
         reading = YardReading(iron=c["iron"], stone=c["stone"], coal=c["coal"], event=c["event"],
                               confidence=round(count.confidence, 3), unsure=count.unsure)
