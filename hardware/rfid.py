@@ -84,8 +84,8 @@ class Decoder(Protocol):
     def reset(self) -> None: ...
 
 
-class FrameDecoder:
-    """RDM6300/EM4100 frames: STX, 10 hex digits, 2 hex checksum digits, optional CR LF, ETX."""
+class BufferedDecoder:
+    """What both decoders share: the bytes not yet decoded, the held-card filter and the counters."""
 
     def __init__(self, hold_seconds: float = 1.0) -> None:
         self._buffer = bytearray()
@@ -93,9 +93,13 @@ class FrameDecoder:
         self.stats = DecoderStats()
 
     def reset(self) -> None:
-        """Forget a half-received frame (the port was closed); held cards are forgotten too."""
+        """Forget a half-received frame or line (the port was closed); held cards are forgotten too."""
         self._buffer.clear()
         self._held.reset()
+
+
+class FrameDecoder(BufferedDecoder):
+    """RDM6300/EM4100 frames: STX, 10 hex digits, 2 hex checksum digits, optional CR LF, ETX."""
 
     def feed(self, data: bytes, now: float) -> list[str]:
         """The new taps in `data`, received at monotonic time `now`."""
@@ -152,17 +156,8 @@ class FrameDecoder:
         return tag
 
 
-class LineDecoder:
+class LineDecoder(BufferedDecoder):
     """One tag per text line (USB bridges that do the decoding): 10 hex digits, or 12 with the checksum."""
-
-    def __init__(self, hold_seconds: float = 1.0) -> None:
-        self._buffer = bytearray()
-        self._held = HeldCardFilter(hold_seconds)
-        self.stats = DecoderStats()
-
-    def reset(self) -> None:
-        self._buffer.clear()
-        self._held.reset()
 
     def feed(self, data: bytes, now: float) -> list[str]:
         self._buffer += data.replace(b"\r", b"\n")

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from tableassist.cards import EXAMPLES, Card, CardRegistry, parse_card
-from tableassist.config import RFID_PROTOCOLS, load_config
+from tableassist.config import RFID_PROTOCOLS
 from tableassist.errors import UserError
 
 
@@ -80,21 +80,13 @@ def handle_forget(args: argparse.Namespace) -> int:
 
 
 def handle_enrol(args: argparse.Namespace) -> int:
-    from hardware.rfid import SerialCardReader, check_port
+    from tableassist.cli.rfid import configured_reader
 
-    config = load_config(args.config)
-    port = args.port or config.rfid.port
-    if not port:
-        raise UserError("no RFID port: give --port DEVICE or set [rfid] port in the config")
-    problem = check_port(port)
-    if problem:
-        raise UserError(f"cannot read cards: {problem}")
+    reader = configured_reader(args).reader
     if args.count is not None and args.count < 1:
         raise UserError("--count must be at least 1")
     registry = CardRegistry.open(args.db)
     taps: queue.Queue[str] = queue.Queue()
-    reader = SerialCardReader(port, args.protocol or config.rfid.protocol, baudrate=config.rfid.baudrate,
-                              hold_seconds=config.rfid.hold_seconds)
     reader.start(taps.put, lambda message: print(f"  ({message})", file=sys.stderr, flush=True))
     enrolled = 0
     try:

@@ -6,10 +6,14 @@ import argparse
 import json
 import queue
 import sys
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tableassist.config import RFID_PROTOCOLS, load_config
 from tableassist.errors import UserError
+
+if TYPE_CHECKING:
+    from hardware.rfid import SerialCardReader
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -50,7 +54,16 @@ def positive_float(text: str) -> float:
     return value
 
 
-def handle(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class ConfiguredReader:
+    reader: SerialCardReader
+    port: str
+    protocol: str
+
+
+def configured_reader(args: argparse.Namespace) -> ConfiguredReader:
+    """The reader on --port/--protocol, else the config's [rfid] port and protocol, checked before it is
+    opened: one plain sentence (UserError) when there is no port or it cannot be read."""
     from hardware.rfid import SerialCardReader, check_port
 
     config = load_config(args.config)
@@ -60,6 +73,14 @@ def handle(args: argparse.Namespace) -> int:
     problem = check_port(port)
     if problem:
         raise UserError(f"cannot read cards: {problem}")
+    protocol = args.protocol or config.rfid.protocol
+    reader = SerialCardReader(port, protocol, baudrate=config.rfid.baudrate, hold_seconds=config.rfid.hold_seconds)
+    return ConfiguredReader(reader, port, protocol)
+
+
+def handle(args: argparse.Namespace) -> int:
+    configured = configured_reader(args)
+    port, reader = configured.port, configured.reader
     taps: queue.Queue[str] = queue.Queue()
     connections = 0
 
@@ -68,11 +89,9 @@ def handle(args: argparse.Namespace) -> int:
         if message.startswith("RFID reader connected"):
             connections += 1
             if connections == 1:  # taps go to stdout; this tells a person (or a script) when to start tapping
-                message = f"listening on {port} ({args.protocol or config.rfid.protocol}); tap a card"
+                message = f"listening on {port} ({configured.protocol}); tap a card"
         print(f"tableassist rfid: {message}", file=sys.stderr, flush=True)
 
-    reader = SerialCardReader(port, args.protocol or config.rfid.protocol, baudrate=config.rfid.baudrate,
-                              hold_seconds=config.rfid.hold_seconds)
     reader.start(taps.put, status)
     seen = 0
     try:

@@ -246,3 +246,28 @@ def test_doctor_needs_a_gpio_pin_factory_when_gpio_is_enabled(tmp_path: Path) ->
     gpio = next(line for line in result.stdout.splitlines() if line.split()[1] == "gpio")
     assert gpio.startswith("OK") and "MockFactory" in gpio
     assert result.returncode == 0
+
+
+def test_listen_and_enrol_take_the_reader_from_one_helper(port: FakeReaderPort, tmp_path: Path) -> None:
+    """`rfid listen` and `cards enrol` share tableassist.cli.rfid.configured_reader: the port from the
+    command line, else the config's [rfid] section, checked before the reader opens."""
+    import argparse
+
+    from tableassist.cli.rfid import configured_reader
+    from tableassist.errors import UserError
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'[rfid]\nport = "{port.path}"\nprotocol = "line"\nhold_seconds = 2.5\n', encoding="utf-8")
+    configured = configured_reader(argparse.Namespace(config=str(config), port=None, protocol=None))
+    assert (configured.port, configured.protocol) == (port.path, "line")
+    assert configured.reader.port == port.path and configured.reader.decoder._held.hold_seconds == 2.5
+    overridden = configured_reader(argparse.Namespace(config=str(config), port=None, protocol="rdm6300"))
+    assert overridden.protocol == "rdm6300"
+    config.write_text("[rfid]\n", encoding="utf-8")
+    with pytest.raises(UserError, match="no RFID port"):
+        configured_reader(argparse.Namespace(config=str(config), port=None, protocol=None))
+    with pytest.raises(UserError, match="cannot read cards: .*does not exist"):
+        configured_reader(argparse.Namespace(config=str(config), port="/dev/no-such-reader", protocol=None))
+    # enrol reaches the same check (its own copy used to be separate)
+    assert_one_clear_line(run_cli("--db", str(tmp_path / "t.sqlite3"), "cards", "enrol", "--config", str(config),
+                                  env_home=tmp_path), "no RFID port")

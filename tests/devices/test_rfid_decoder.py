@@ -141,3 +141,20 @@ def test_any_noise_and_chunking_gives_exactly_the_tags(tags: list[str], noise: l
         for piece in pieces:
             taps += decoder.feed(piece, now=when)
     assert taps == tags
+
+
+@pytest.mark.parametrize("protocol, half, rest", [
+    ("rdm6300", frame(CARD)[:6], frame(CARD)[6:]),
+    ("line", b"0F00A1", b"B2C3\n"),
+])
+def test_reset_forgets_the_half_read_tag_and_the_held_card(protocol: str, half: bytes, rest: bytes) -> None:
+    # Both decoders share one base for their buffer, held-card filter and counters (hardware.rfid.BufferedDecoder).
+    from hardware.rfid import BufferedDecoder
+
+    decoder = make_decoder(protocol)
+    assert isinstance(decoder, BufferedDecoder)
+    assert decoder.feed(half + rest, now=0.0) == [CARD]
+    decoder.feed(half, now=0.1)
+    decoder.reset()  # the port closed mid-tag: the half tag is gone, and the card on the reader is new again
+    assert decoder.feed(rest, now=0.2) == []
+    assert decoder.feed(half + rest, now=0.3) == [CARD]
