@@ -260,7 +260,8 @@ def test_listen_and_enrol_take_the_reader_from_one_helper(port: FakeReaderPort, 
     config.write_text(f'[rfid]\nport = "{port.path}"\nprotocol = "line"\nhold_seconds = 2.5\n', encoding="utf-8")
     configured = configured_reader(argparse.Namespace(config=str(config), port=None, protocol=None))
     assert (configured.port, configured.protocol) == (port.path, "line")
-    assert configured.reader.port == port.path and configured.reader.decoder._held.hold_seconds == 2.5
+    assert configured.reader.port == port.path
+    assert configured.reader.decoder._held.hold_seconds == 2.5  # type: ignore[attr-defined]
     overridden = configured_reader(argparse.Namespace(config=str(config), port=None, protocol="rdm6300"))
     assert overridden.protocol == "rdm6300"
     config.write_text("[rfid]\n", encoding="utf-8")
