@@ -224,6 +224,7 @@ def _best_split(foot: Mask, fewer: int, footprint: float) -> int:
             continue
         labels = np.zeros((len(pts), 1), np.int32)
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+        cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
         _, found, _ = cv2.kmeans(pts, n, labels, criteria, 3, cv2.KMEANS_PP_CENTERS)
         labels = np.asarray(found, np.int32)
         misfit = 0.0
@@ -271,6 +272,7 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
         features = np.column_stack([xs / side, ys / side, COLOUR_WEIGHT * lum, COLOUR_WEIGHT * warmth])
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
         best = np.zeros((len(features), 1), np.int32)
+        cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
         _, found, _ = cv2.kmeans(features.astype(np.float32), n, best, criteria, 3, cv2.KMEANS_PP_CENTERS)
         labels = found.ravel().astype(np.int32)
     # Colour from the blob's core: its rim mixes in the board (and the cube's shadow on it).

@@ -23,12 +23,12 @@ def exact_share(pairs: list[ScenePair]) -> float:
 
 @pytest.mark.slow
 def test_exact_counts_on_generated_scenes() -> None:
-    assert exact_share([scene_pair(5000 + i) for i in range(60)]) >= 0.7
+    assert exact_share([scene_pair(5000 + i) for i in range(60)]) >= 0.8  # 53 of 60 today
 
 
 @pytest.mark.slow
 def test_exact_counts_on_a_different_scene_style() -> None:
-    assert exact_share([alt_scene_pair(7000 + i) for i in range(30)]) >= 0.7
+    assert exact_share([alt_scene_pair(7000 + i) for i in range(30)]) >= 0.7  # 23 of 30 today
 
 
 @pytest.mark.slow
