@@ -360,7 +360,8 @@ class RecordingVoice(QueuedVoice):
     """Keeps every line said; with `wav_dir`, also writes each line as a WAV file there, in the background.
 
     `urgent_only=True` writes only the urgent lines (weather, events, game over): rendering every line
-    of a whole game would make the demo slow. Files are numbered in the order the lines were said.
+    of a whole game would make the demo slow. Files are numbered in the order the lines were said, after
+    `numbered_after` (a resumed demo continues after the files already in `wav_dir` instead of overwriting them).
     """
 
     def __init__(self, wav_dir: str | Path | None = None, *, urgent_only: bool = False, language: str = "en",
@@ -369,6 +370,7 @@ class RecordingVoice(QueuedVoice):
         self.wav_files: list[Path] = []
         self.wav_dir = Path(wav_dir) if wav_dir is not None else None
         self.urgent_only = urgent_only
+        self.numbered_after = 0
         self._names: dict[int, str] = {}
         self._lock = threading.Lock()
         if self.wav_dir is not None:
@@ -386,7 +388,7 @@ class RecordingVoice(QueuedVoice):
     def _record(self, line: SpokenLine) -> None:
         with self._lock:
             self.lines.append(line)
-            self._names[id(line)] = wav_name(len(self.lines), line)
+            self._names[id(line)] = wav_name(self.numbered_after + len(self.lines), line)
 
     def _handle(self, line: SpokenLine) -> None:
         if self.wav_dir is None or (self.urgent_only and not line.urgent) or self._warned:
@@ -401,6 +403,12 @@ class RecordingVoice(QueuedVoice):
             return
         with self._lock:
             self.wav_files.append(path)
+
+
+def highest_wav_number(directory: Path) -> int:
+    """The highest number a `wav_name` file in `directory` carries (0 when there is none)."""
+    numbers = [int(m[1]) for path in directory.glob("*.wav") if (m := re.match(r"(\d+)-", path.name))]
+    return max(numbers, default=0)
 
 
 def wav_name(number: int, line: SpokenLine) -> str:

@@ -116,6 +116,10 @@ class Demo:
         session = self.session
         if resume and not (resume == "latest" and not session.games()):
             game_id = session.resume(resume)
+            # The voice lines of the first run are in DIR: number the new ones after them, never over them.
+            from hardware.voice import highest_wav_number
+
+            self.voice.numbered_after = highest_wav_number(self.out)
             print(self._("Resuming game {game} at action {n}.").format(game=game_id, n=len(session.game.actions)))
         else:
             if resume:  # killed before its game was journalled: there is nothing to resume, so begin

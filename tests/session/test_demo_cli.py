@@ -176,3 +176,23 @@ def test_the_headless_demo_narrates_speaks_and_ends_with_the_scores(tmp_path: Pa
         assert len(pngs) >= 5, text
     else:
         assert "no display: screenshots skipped" in text
+
+
+def test_resumed_demo_numbers_its_voice_lines_after_the_ones_already_there(tmp_path: Path) -> None:
+    """--resume with the same --out: the new WAVs continue after the highest number in DIR, none overwritten."""
+    from tableassist.session import TableSession
+
+    db, out = tmp_path / "db.sqlite3", tmp_path / "out"
+    session = TableSession(Journal(db))
+    session.new_game(["Ann", "Ben", "Cai"], ["yellow", "blue", "green"], "digital", seed=5)
+    session.journal.close()
+    out.mkdir()
+    earlier = out / "017-en-event-contractors-clear-rubble.wav"
+    earlier.write_bytes(b"the first run's line")
+    result = tableassist("--db", str(db), "demo", "--resume", "latest", "--camera", "counts", "--no-screenshots",
+                         "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert earlier.read_bytes() == b"the first run's line"
+    numbers = sorted(int(path.name.split("-")[0]) for path in out.glob("*.wav") if path != earlier)
+    assert numbers, result.stdout  # the rest of the game said something urgent (weather, events, game over)
+    assert numbers[0] > 17
