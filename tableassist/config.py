@@ -69,12 +69,21 @@ class VoiceSettings:
 
 
 @dataclass(frozen=True)
+class DisplaySettings:
+    size: str = "800x480"  # window size, WIDTHxHEIGHT (the official 7" display); --size and $TABLEASSIST_SIZE win
+    # true: fill the screen where the app owns the console (the Pi, no desktop); under a desktop it opens a
+    # window of `size` unless run with --fullscreen. false: a window of `size` everywhere.
+    fullscreen: bool = True
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableSettings = field(default_factory=TableSettings)
     rfid: RfidSettings = field(default_factory=RfidSettings)
     gpio: GpioSettings = field(default_factory=GpioSettings)
     camera: CameraSettings = field(default_factory=CameraSettings)
     voice: VoiceSettings = field(default_factory=VoiceSettings)
+    display: DisplaySettings = field(default_factory=DisplaySettings)
     source: Path | None = None  # the file it came from; None: all defaults
 
     @property
@@ -88,6 +97,7 @@ SECTIONS: dict[str, type[Any]] = {
     "gpio": GpioSettings,
     "camera": CameraSettings,
     "voice": VoiceSettings,
+    "display": DisplaySettings,
 }
 
 
@@ -170,6 +180,7 @@ def _validate(where: str, config: Config) -> None:
     check(0.0 <= config.voice.volume <= 1.0, "[voice] volume must be between 0.0 and 1.0")
     check(config.camera.index >= 0, "[camera] index must be 0 or more")
     check(config.camera.width > 0 and config.camera.height > 0, "[camera] width and height must be positive")
+    check(_size_ok(config.display.size), "[display] size must look like 800x480 (320x240 to 4096x4096)")
     gpio = config.gpio
     pins = gpio_pins(gpio)
     for role, pin in pins.items():
@@ -180,6 +191,14 @@ def _validate(where: str, config: Config) -> None:
         seen[pin] = role
     check(0 <= gpio.bounce_ms <= 500, "[gpio] bounce_ms must be between 0 and 500")
     check(0.1 <= gpio.hold_seconds <= 10.0, "[gpio] hold_seconds must be between 0.1 and 10")
+
+
+def _size_ok(text: str) -> bool:
+    parts = text.lower().strip().split("x")
+    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+        return False
+    width, height = int(parts[0]), int(parts[1])
+    return 320 <= width <= 4096 and 240 <= height <= 4096
 
 
 def gpio_pins(gpio: GpioSettings) -> dict[str, int]:

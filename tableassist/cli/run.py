@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from tableassist.errors import UserError
+
+if TYPE_CHECKING:
+    from tableassist.config import Config
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -23,20 +27,26 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--simulate", action="store_true",
                         help="simulated devices throughout, with on-screen stand-ins for the reader and buttons")
     parser.add_argument("--size", metavar="WxH", default=None,
-                        help="window size (default: $TABLEASSIST_SIZE or 800x480, the official 7\" display)")
+                        help="window size (default: $TABLEASSIST_SIZE, else [display] size in the config: 800x480)")
     parser.add_argument("--fullscreen", action="store_true", default=None,
-                        help="fill the screen (default on a console without X, as on the Pi)")
+                        help="fill the screen (default: [display] fullscreen, on a console without a desktop)")
     parser.set_defaults(handler=handle)
 
 
-def window_size(args: argparse.Namespace, config: Any = None) -> tuple[int, int]:
-    """--size, else $TABLEASSIST_SIZE, else the config's [display] size (when the config has one), else
-    800x480 (the official 7" display)."""
-    from ui.boot import DEFAULT_SIZE, parse_size
+def window_size(args: argparse.Namespace, config: Config) -> tuple[int, int]:
+    """--size, else $TABLEASSIST_SIZE, else the config's [display] size (800x480, the official 7" display)."""
+    from ui.boot import parse_size
 
-    configured = getattr(getattr(config, "display", None), "size", None)
-    text = args.size or os.environ.get("TABLEASSIST_SIZE") or configured
-    return parse_size(str(text)) if text else DEFAULT_SIZE
+    return parse_size(str(args.size or os.environ.get("TABLEASSIST_SIZE") or config.display.size))
+
+
+def fullscreen_wanted(args: argparse.Namespace, config: Config, environ: Mapping[str, str] = os.environ) -> bool:
+    """--fullscreen always; else the config's [display] fullscreen, which fills the screen only where the app
+    owns the console (the Pi without a desktop): under a desktop a developer gets a window of the size."""
+    if args.fullscreen:
+        return True
+    desktop = bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
+    return config.display.fullscreen and not desktop
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -58,10 +68,7 @@ def handle(args: argparse.Namespace) -> int:
         pass  # no game in the journal yet: the app opens on New game
     # Stand-ins for whatever the table lacks: all of them when simulating, else those the config leaves out.
     stand_ins = args.simulate or _lacks_hardware(session)
-    configured_fullscreen = getattr(getattr(config, "display", None), "fullscreen", None)
-    fullscreen = next(choice for choice in (args.fullscreen, configured_fullscreen, not os.environ.get("DISPLAY"))
-                      if choice is not None)
-    configure(size, fullscreen=fullscreen, kivy_home=state_dir() / "kivy")
+    configure(size, fullscreen=fullscreen_wanted(args, config), kivy_home=state_dir() / "kivy")
     from ui.app import TableApp
 
     app = TableApp(session, size=size, stand_ins=stand_ins, db_label=str(args.db or "default"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import fields
 from importlib import resources
@@ -95,3 +96,14 @@ def test_toml_error_names_the_line(tmp_path: Path) -> None:
     path.write_text("[table]\nlanguage = \"en\"\nvolume 3\n", encoding="utf-8")
     with pytest.raises(UserError, match="line 3"):
         load_config(path)
+
+
+def test_display_section_has_documented_defaults_and_is_checked() -> None:
+    assert (Config().display.size, Config().display.fullscreen) == ("800x480", True)
+    config = parse_config('[display]\nsize = "1024x600"\nfullscreen = false\n')
+    assert (config.display.size, config.display.fullscreen) == ("1024x600", False)
+    for bad, words in (('size = "big"', "[display] size must look like 800x480"),
+                       ('size = "100x100"', "[display] size must look like 800x480"),
+                       ('fullscreen = "yes"', "[display] fullscreen must be true or false")):
+        with pytest.raises(UserError, match=re.escape(words)):
+            parse_config(f"[display]\n{bad}\n")

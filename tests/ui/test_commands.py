@@ -107,3 +107,40 @@ def test_run_starts_the_app_on_simulated_devices(tmp_path: Path) -> None:
         _out, err = process.communicate(timeout=10)
         listener.close()
     assert "Traceback" not in err
+
+
+def test_run_takes_size_and_fullscreen_from_the_display_section(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    from tableassist.cli.run import fullscreen_wanted, window_size
+    from tableassist.config import load_config
+
+    monkeypatch.delenv("TABLEASSIST_SIZE", raising=False)
+    file = tmp_path / "config.toml"
+    file.write_text('[display]\nsize = "1024x600"\nfullscreen = true\n', encoding="utf-8")
+    config = load_config(file)
+    plain = argparse.Namespace(size=None, fullscreen=None)
+    assert window_size(plain, config) == (1024, 600)
+    assert window_size(argparse.Namespace(size="640x480", fullscreen=None), config) == (640, 480)
+    monkeypatch.setenv("TABLEASSIST_SIZE", "1280x720")
+    assert window_size(plain, config) == (1280, 720)
+    console: dict[str, str] = {}
+    desktop = {"DISPLAY": ":0"}
+    assert fullscreen_wanted(plain, config, console)  # the Pi: the app owns the screen
+    assert not fullscreen_wanted(plain, config, desktop)  # a desktop: a window of the configured size
+    assert fullscreen_wanted(argparse.Namespace(size=None, fullscreen=True), config, desktop)
+    file.write_text("[display]\nfullscreen = false\n", encoding="utf-8")
+    windowed = load_config(file)
+    assert not fullscreen_wanted(plain, windowed, console)
+    monkeypatch.delenv("TABLEASSIST_SIZE")
+    assert window_size(plain, windowed) == (800, 480)  # the documented default size
+
+
+def test_run_refuses_a_bad_display_size_in_the_config_in_one_line(tmp_path: Path) -> None:
+    file = tmp_path / "config.toml"
+    file.write_text('[display]\nsize = "huge"\n', encoding="utf-8")
+    done = run("-m", "tableassist", "--db", str(tmp_path / "db.sqlite3"), "run", "--config", str(file),
+               env=no_display_env())
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "[display] size must look like 800x480" in done.stderr
