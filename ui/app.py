@@ -13,7 +13,6 @@ import gc
 import logging
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -93,7 +92,6 @@ class TableApp(App):
         self.first_screen = first_screen
         self.on_first_screen = on_first_screen
         self.view: dict[str, Any] = {}
-        self.taps: deque[str] = deque(maxlen=12)  # recent card taps, for the diagnostics screen
         self.manager: Stage | None = None
         self.manager_current = ""
         self._acked_round: int | None = None  # the end-of-round summary the table has seen
@@ -361,8 +359,7 @@ class TableApp(App):
             self._send(self.session.on_button, button)
 
     def tap_card(self, tag: str) -> Any:
-        """The on-screen stand-in for the RFID reader."""
-        self.taps.append(tag)
+        """The on-screen stand-in for the RFID reader (the session keeps the tap in view()["recent_taps"])."""
         return self._send(self.session.on_tag, tag) if self.session is not None else None
 
     # ---- navigation ----------------------------------------------------------------------------

@@ -227,22 +227,34 @@ def restock_count(game: Any) -> int:
     return int(per_players[player_count(game) - 1])
 
 
-def event_spaces_ahead(game: Any) -> list[str]:
-    """The event kinds on the free spaces in the order the next cubes would fill them.
-
-    The next cube goes on the space after the highest occupied one: returns at spaces 4/7/10 only empty
-    spaces below the one just filled, and after 10 the occupied 7 makes the next space 8 (the loop).
-    """
-    from tableassist.session.forecast import spaces_ahead
-
+def _event_track(game: Any) -> tuple[list[bool], list[str]]:
+    """Which spaces hold an event cube, and the event printed on each (this board's layout)."""
     track = _find(state_json(game), "event_track") or {}
     occupied = list(track.get("occupied", [])) if isinstance(track, dict) else list(track)
     layout = list(track.get("kinds") or []) if isinstance(track, dict) else []
-    if len(layout) < 10:
+    if len(layout) < len(occupied) or len(layout) < 10:
         layout = list(game.setup.comps.event_track)
+    return [bool(cube) for cube in occupied], layout
+
+
+def next_event_space(game: Any) -> dict[str, Any]:
+    """The space the next event cube lands on and the event printed there.
+
+    As the engine places it: the space after the highest occupied one. Returns at spaces 4/7/10 leave only
+    empty spaces below the one just filled, so after 10 the occupied 7 makes the next space 8 (the loop).
+    """
+    occupied, layout = _event_track(game)
     filled = [i + 1 for i, cube in enumerate(occupied) if cube]
-    next_space = (max(filled) + 1) if filled else 1
-    return spaces_ahead(next_space, layout, 12)
+    space = min((max(filled) + 1) if filled else 1, len(occupied) or len(layout))
+    return {"space": space, "kind": layout[space - 1]}
+
+
+def event_spaces_ahead(game: Any) -> list[str]:
+    """The event kinds on the free spaces in the order the next cubes would fill them."""
+    from tableassist.session.forecast import spaces_ahead
+
+    _occupied, layout = _event_track(game)
+    return spaces_ahead(next_event_space(game)["space"], layout, 12)
 
 
 def players(game: Any) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -37,6 +38,7 @@ AUTOMATIC_SOURCES = frozenset({"digital"})
 # Decisions with one possible outcome that still change the board: the table confirms what will happen.
 FORCED = frozenset({"excavate", "lay_track", "survey"})
 YARD_EVENTS = frozenset({"cubes_taken", "stock_yard_restocked", "cubes_drawn", "setup_done"})
+RECENT_TAPS = 10  # card taps kept for the diagnostics screen
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class TableSession:
         self._sources: list[str] = []
         self._redo: list[tuple[dict[str, Any], str]] = []
         self._announcements: deque[tuple[int, Line]] = deque(maxlen=20)
+        self._taps: deque[dict[str, Any]] = deque(maxlen=RECENT_TAPS)  # RFID taps and what became of them
         self._said = 0  # running number of announcements, so a reader of view() can tell new from old
         self._device_status: dict[str, str] = {}
         self._stopping = threading.Event()
@@ -151,14 +154,18 @@ class TableSession:
     def act(self, action: dict[str, Any], source: str = "table") -> Outcome:
         """Apply one engine action for the table; refused with a reason, never raised."""
         with self._lock:
-            if self._game is None:
-                return self._refuse(self._("No game is running."))
-            outcome = self._apply(action, source)
-            if outcome.ok:
-                self._redo.clear()
-                self._pending = None
-                self._advance()
+            outcome = self._act(action, source)
         self._notify()
+        return outcome
+
+    def _act(self, action: dict[str, Any], source: str) -> Outcome:
+        if self._game is None:
+            return self._refuse(self._("No game is running."))
+        outcome = self._apply(action, source)
+        if outcome.ok:
+            self._redo.clear()
+            self._pending = None
+            self._advance()
         return outcome
 
     def why_not(self, action: dict[str, Any]) -> str | None:
@@ -320,16 +327,21 @@ class TableSession:
             handler()
 
     def on_tag(self, tag: str) -> Outcome:
-        """An RFID tap: the card it names becomes the matching legal action, or a plain refusal."""
+        """An RFID tap: the card it names becomes the matching legal action, or a plain refusal. Either way
+        the tap is kept for `view()["recent_taps"]` (the diagnostics screen) with what became of it."""
         with self._lock:
-            decided = self._action_for_tag(tag)
-        if isinstance(decided, Outcome):
-            self._notify()
-            return decided
-        return self.act(decided, "rfid")
+            card = self.devices.cards.lookup(tag) if self.devices.cards is not None else None
+            decided = self._action_for_tag(tag, card)
+            outcome = decided if isinstance(decided, Outcome) else self._act(decided, "rfid")
+            self._taps.append({
+                "tag": tag, "card": card.describe() if card is not None else "unknown",
+                "at": datetime.now().astimezone().isoformat(timespec="seconds"),
+                "ok": outcome.ok, "result": outcome.message,
+            })
+        self._notify()
+        return outcome
 
-    def _action_for_tag(self, tag: str) -> dict[str, Any] | Outcome:
-        card = self.devices.cards.lookup(tag) if self.devices.cards is not None else None
+    def _action_for_tag(self, tag: str, card: Any) -> dict[str, Any] | Outcome:
         if card is None:
             return self._refuse(self._("Unknown card {tag}: enrol it with 'tableassist cards enrol'.")
                                 .format(tag=tag), speak=True)
@@ -606,10 +618,12 @@ class TableSession:
             "pending": self._pending_json(),
             "placeholders": list(getattr(self.components, "placeholders", ())),
             "questions": owner.questions(self.components),
+            "recent_taps": [dict(tap) for tap in self._taps],
         }
         if game is None:
             base.update(finished=False, round=None, phase=None, players=[], waiting=None, choices=[],
-                        blocked=[], state=None, forecast=None, yard=None, scores_now=None, final=None)
+                        blocked=[], state=None, forecast=None, yard=None, scores_now=None, final=None,
+                        next_event_space=None)
             return base
         state = rules.state_json(game)
         base.update(
@@ -626,5 +640,6 @@ class TableSession:
                         "unsure": None}),
             scores_now=rules.estimate(game),
             final=rules.result(game) if game.finished else None,
+            next_event_space=None if game.finished else rules.next_event_space(game),
         )
         return base

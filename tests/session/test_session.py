@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -430,3 +431,53 @@ def test_physical_table_reveals_site_office_cards_by_tapping_them(tmp_path: Path
     table.reader.tap("0000000401")
     assert session.game.actions[count] == {"type": "reveal_contract", "contract": possible[0]}
     assert table.journal.sources(session.game_id or 0)[count] == "rfid"
+
+
+def test_recent_taps_say_what_each_card_is_and_what_became_of_it(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3)
+    session = table.session
+    play_until(session, waiting_kind("take_contract"))
+    offered = [a["contract"] for a in rules.legal(session.game) if a["type"] == "take_contract"]
+    absent = next(n for n in range(1, 31) if n not in offered)
+    table.cards.enrol("00000000AA", CardSpec(kind="contract", number=offered[-1]))
+    table.cards.enrol("00000000BB", CardSpec(kind="contract", number=absent))
+    assert session.view()["recent_taps"] == []
+    for tag in ("0A1B2C3D4E", "00000000BB", "00000000AA"):
+        table.reader.tap(tag)
+    taps = session.view()["recent_taps"]
+    assert [(t["tag"], t["card"], t["ok"]) for t in taps] == [
+        ("0A1B2C3D4E", "unknown", False), ("00000000BB", f"contract {absent}", False),
+        ("00000000AA", f"contract {offered[-1]}", True)]
+    assert "Unknown card 0A1B2C3D4E" in taps[0]["result"]
+    assert "does not fit" in taps[1]["result"]
+    assert str(offered[-1]) in taps[2]["result"]  # what the session said when it took the contract
+    assert all(datetime.fromisoformat(t["at"]).tzinfo is not None for t in taps)
+    json.dumps(taps)
+    for i in range(12):
+        table.reader.tap(f"FFFFFFFF{i:02X}")
+    taps = session.view()["recent_taps"]
+    assert [t["tag"] for t in taps] == [f"FFFFFFFF{i:02X}" for i in range(2, 12)]  # the last ten, oldest first
+
+
+def test_next_event_space_is_where_the_next_event_cube_lands(tmp_path: Path) -> None:
+    """Over a whole game, every first event cube of a restock lands where view() said it would."""
+    table = make_table(tmp_path, players=3, seed=4)
+    session = table.session
+    layout = list(session.game.setup.comps.event_track)
+    checked, spaces = 0, set()
+    for _ in range(3000):
+        game = session.game
+        if game.finished:
+            break
+        predicted = session.view()["next_event_space"]
+        before = len(game.events)
+        outcome = session.draw() if game.waiting.player is None else session.act(seeded_choice(game, 3))
+        assert outcome.ok, outcome.message
+        placed = [e for e in session.game.events[before:] if e["type"] == "event_cube_placed"]
+        if placed:
+            assert predicted == {"space": placed[0]["space"], "kind": placed[0]["kind"]}
+            assert predicted["kind"] == layout[predicted["space"] - 1]
+            checked += 1
+            spaces.add(predicted["space"])
+    assert session.game.finished and session.view()["next_event_space"] is None
+    assert checked >= 5 and max(spaces) >= 8, (checked, spaces)

@@ -190,7 +190,7 @@ def test_card_reader_stand_in_reports_an_unknown_card(harness: Any) -> None:
     screen = h.app.screens["reader"]
     h.tap(screen.card_buttons["00DEADBEEF"])
     assert "00DEADBEEF" in h.app.message.label.text
-    assert list(h.app.taps) == ["00DEADBEEF"]
+    assert [t["tag"] for t in h.app.session.view()["recent_taps"]] == ["00DEADBEEF"]
     assert h.app.session.view()["error"] == h.app.message.label.text
 
 
@@ -294,3 +294,25 @@ def test_a_fault_in_the_session_leaves_the_screen_working(harness: Any, monkeypa
     assert len(received(session, 0)) == before
     monkeypatch.undo()
     tap_action(h, legal_spaces(h)[0])  # and the next tap works
+
+
+def test_overview_highlights_the_space_the_next_event_cube_lands_on(harness: Any) -> None:
+    h = harness
+    start_game(h)
+    session = h.app.session
+    for _ in range(2000):  # until a cube sits on the track, so the next space is not simply the first
+        view = session.view()
+        if any(view["state"]["event_track"]["occupied"]) or view["finished"]:
+            break
+        assert session.act(view["choices"][0]["action"]).ok
+    view = session.view()
+    assert any(view["state"]["event_track"]["occupied"])
+    h.tap(h.app.top.overview)
+    chips = [w for w in h.app.screens["overview"].walk() if hasattr(w, "next_event_space")]
+    assert len(chips) == 10
+    highlighted = [i + 1 for i, chip in enumerate(chips) if chip.next_event_space]
+    assert highlighted == [view["next_event_space"]["space"]]
+    from ui import theme
+
+    chip = chips[highlighted[0] - 1]
+    assert tuple(chip._bg_colour.rgba) == pytest.approx(tuple(theme.ACCENT))

@@ -84,3 +84,48 @@ def test_reading_the_camera_does_not_hold_the_screen(camera_harness: Any) -> Non
     yard = h.app.session.view()["yard"]
     assert yard is not None and yard["camera"] is not None
     assert yard["camera"]["iron"] == camera.read_yard().iron
+
+
+@pytest.fixture
+def reader_harness(kivy_window: Any, tmp_path: Path) -> Any:
+    from hardware.rfid import SimulatedCardReader
+    from tableassist.cards import CardRegistry, CardSpec
+    from tableassist.session import Devices, Journal, TableSession
+    from ui.app import TableApp
+    from ui.driver import Harness
+
+    reader = SimulatedCardReader()
+    cards = CardRegistry.open(tmp_path / "db.sqlite3")
+    cards.enrol("0000000107", CardSpec(kind="contract", number=7))
+    session = TableSession(Journal(tmp_path / "db.sqlite3"), Devices(reader=reader, cards=cards))
+    session.start_reader()
+    session.new_game(["Ann", "Ben", "Cy"], ["green", "blue", "yellow"], seed=5)
+    harness = Harness(TableApp(session, size=(800, 480)))
+    yield harness, reader
+    harness.close()
+    session.close()
+
+
+def test_diagnostics_list_the_readers_taps_from_the_session(reader_harness: Any) -> None:
+    """Taps on the real reader (here its simulated twin, posting from its own thread) reach the diagnostics
+    screen through the session's view, newest first, with what the card is and what became of it."""
+    import threading
+
+    from ui.screens.settings import tap_lines
+
+    h, reader = reader_harness
+    for tag in ("0000000107", "00DEADBEEF"):
+        worker = threading.Thread(target=reader.tap, args=(tag,), name="rfid")
+        worker.start()
+        worker.join(5)
+    h.pump(3)
+    h.app.show("settings")
+    view = h.app.session.view()
+    lines = tap_lines(view)
+    assert len(lines) == 2
+    assert "00DEADBEEF  unknown: Unknown card 00DEADBEEF" in lines[0]
+    assert "0000000107  contract 7: " in lines[1]
+    assert lines[1].endswith(view["recent_taps"][0]["result"])
+    texts = [str(w.text) for w in h.app.screens["settings"].walk() if isinstance(getattr(w, "text", None), str)]
+    assert lines[0] in texts and lines[1] in texts
+    assert texts.index(lines[0]) < texts.index(lines[1])

@@ -60,7 +60,8 @@ def next_event_kind(view: dict[str, Any]) -> str | None:
 
 
 def event_track_row(view: dict[str, Any], compact: bool = False) -> Any:
-    """Ten spaces: white where an event cube sits, the event printed on each; the next event spelled out.
+    """Ten spaces: white where an event cube sits, the event printed on each, the space the next event cube
+    lands on (the session's `next_event_space`) in the "this comes next" colour; the next event spelled out.
 
     Full: two rows of five, so each space has room for its event's name in any language. Compact (half a
     screen wide): the numbers in one row.
@@ -69,12 +70,16 @@ def event_track_row(view: dict[str, Any], compact: bool = False) -> Any:
     track = state(view).get("event_track") or {}
     occupied = track.get("occupied") or []
     kinds = track.get("kinds") or []
+    next_space = (view.get("next_event_space") or {}).get("space")
     chips = []
     for i, cube in enumerate(occupied):
         kind = kinds[i] if i < len(kinds) else ""
-        colour = theme.PIECE_COLOURS["event"] if cube else theme.PANEL_LIGHT
+        is_next = i + 1 == next_space and not cube
+        colour = theme.PIECE_COLOURS["event"] if cube else theme.ACCENT if is_next else theme.PANEL_LIGHT
         text = f"{i + 1}" if compact else f"{i + 1}  {_(EVENT_SHORT.get(kind, kind))}"
-        chips.append(Chip(text, colour, size="small"))
+        chip = Chip(text, colour, size="small")
+        chip.next_event_space = is_next  # what the chip stands for, for the tests
+        chips.append(chip)
     label = Text(_("Events"), size="small", size_hint_x=None, width=LABEL_WIDTH())
     if compact:
         box = row(label, *chips, height=m.px(48))
@@ -155,7 +160,8 @@ class OverviewScreen(BaseScreen):
                           size="large", bold=True, fit_height=True)),
             (("weather", repr(st.get("weather"))), lambda: weather_row(view)),
             (("rates", repr(st.get("work_rates"))), lambda: rates_row(view)),
-            (("events", repr(st.get("event_track")), next_event_kind(view)), lambda: event_track_row(view)),
+            (("events", repr(st.get("event_track")), next_event_kind(view), repr(view.get("next_event_space"))),
+             lambda: event_track_row(view)),
             (("bag", repr(bag), forecast.get("restock"), forecast.get("p_event")), lambda: self._bag(view, bag)),
             (("yard", repr(st.get("stock_yard")), repr(view.get("yard"))), lambda: yard_row(view)),
             (("office", repr(st.get("site_office"))), lambda: site_office_row(view)),

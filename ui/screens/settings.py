@@ -40,6 +40,18 @@ def device_lines(session: Any) -> list[tuple[str, str]]:
     return found
 
 
+def tap_lines(view: dict[str, Any]) -> list[str]:
+    """The session's recent RFID taps (the reader or its stand-in), newest first: when, the tag, what the card
+    registry says it is, and what the table did with it."""
+    lines = []
+    for tap in reversed(view.get("recent_taps") or []):
+        at = str(tap.get("at", ""))
+        clock = at[11:19] if len(at) >= 19 else at  # ISO time: the clock is enough at the table
+        card = _("unknown") if tap.get("card") == "unknown" else str(tap.get("card", ""))
+        lines.append(f"{clock}  {tap.get('tag', '')}  {card}: {tap.get('result', '')}")
+    return lines
+
+
 def camera_texture(session: Any) -> Any:
     """The camera's debug image (markers and cubes drawn) as a texture, when the camera offers one."""
     camera = getattr(getattr(session, "devices", None), "camera", None)
@@ -90,10 +102,9 @@ class SettingsScreen(BaseScreen):
                      BigButton(_("Test the voice"), on_tap=self.test_voice, size="small")))
         for device, what in device_lines(session):
             left.add(Text(f"[b]{device}[/b]: {what}", size="small", fit_height=True))
-        taps = list(self.app.taps)
-        left.add(Text(_("Recent card taps: {taps}").format(taps=", ".join(reversed(taps)) if taps else _("none yet")),
-                      size="small",
-                      fit_height=True))
+        left.add(Text(_("Recent card taps"), size="small", bold=True, fit_height=True))
+        for line in tap_lines(view) or [_("none yet")]:
+            left.add(Text(line, size="small", colour=theme.TEXT_DIM, fit_height=True))
         left.add(Text(_("Database: {path}").format(path=self.app.db_label or "default"), size="small", fit_height=True))
         games = session.games() if session is not None else []
         for game in list(reversed(games))[:6]:
