@@ -94,13 +94,15 @@ COLOUR_WEIGHT = 0.5
 CENTRE_SHARE = 0.4
 
 
-def _typical_width(values: NDArray[np.float64]) -> float:
+def _typical_width(values: NDArray[np.float64], widest: float = float("inf")) -> float:
     """The width most blobs share. Lone cubes and rows of cubes are all one side wide and agree;
     2×2 blocks are twice as wide and half-seen cubes narrower, and both are outvoted. On a tie the
-    narrower wins (one cube is the unit)."""
+    narrower wins (one cube is the unit). Widths no cube can have (over `widest`) only vote when
+    nothing else is there."""
     if len(values) == 0:
         return 0.0
-    ordered = np.sort(values)
+    plausible = values[values <= widest]
+    ordered = np.sort(plausible if len(plausible) else values)
     support = [np.count_nonzero((ordered >= 0.85 * v) & (ordered <= 1.2 * v)) for v in ordered]
     best = int(np.argmax(support))  # first maximum = narrowest
     near = ordered[(ordered >= 0.85 * ordered[best]) & (ordered <= 1.2 * ordered[best])]
@@ -129,7 +131,8 @@ def _core_area(mask: Mask) -> float:
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
-def footprints_and_side(blobs: list[Blob], camera: CameraGeometry) -> tuple[list[Mask], float]:
+def footprints_and_side(blobs: list[Blob], camera: CameraGeometry,
+                        widest: float = float("inf")) -> tuple[list[Mask], float]:
     """Find the cube side and the unsmeared blobs together.
 
     The side sets how far to unsmear (a top is one side above the board); the unsmeared blobs give
@@ -140,7 +143,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry) -> tuple[list
     solid = np.array([solidity(b.mask) > 0.9 and not b.touches_edge for b in blobs])
     if not solid.any():
         solid[:] = True
-    side = _typical_width(np.array([2 * b.peak - 1 for b in blobs])[solid])
+    side = _typical_width(np.array([2 * b.peak - 1 for b in blobs])[solid], widest)
     footprints = [b.mask for b in blobs]
     for _ in range(6):
         footprints = [unsmear(b, camera, side) for b in blobs]
@@ -148,7 +151,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry) -> tuple[list
         usable = solid & (peaks > 0)
         if not usable.any():
             break
-        new_side = 2 * _typical_width(peaks[usable]) - 1
+        new_side = 2 * _typical_width(peaks[usable], (widest + 1) / 2) - 1
         if abs(new_side - side) < 0.3:
             side = new_side
             break
@@ -169,7 +172,8 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     result = CubeCount()
     if not blobs:
         return result
-    footprints, side = footprints_and_side(blobs, camera)
+    # Cubes are 1/20 to 1/12 of the yard wide; with blur and shadow a blob may look a little wider.
+    footprints, side = footprints_and_side(blobs, camera, widest=yard_width / 12.0 * 1.35)
     areas = np.array([_core_area(f) for f in footprints])
     peaks = np.array([_peak(f) for f in footprints])
     # Lone cubes: one side wide (like the narrowest blobs) and about square (area ≈ (2·peak)²); a row
