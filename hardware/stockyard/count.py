@@ -92,16 +92,17 @@ def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
 
 COLOUR_WEIGHT = 0.5
 CENTRE_SHARE = 0.4
+NARROW_FACTOR = 0.7  # markers outside the yard make it narrower than the marker quad
 
 
-def _typical_width(values: NDArray[np.float64], widest: float = float("inf")) -> float:
+def _typical_width(values: NDArray[np.float64], widest: float = float("inf"), narrowest: float = 0.0) -> float:
     """The width most blobs share. Lone cubes and rows of cubes are all one side wide and agree;
     2×2 blocks are twice as wide and half-seen cubes narrower, and both are outvoted. On a tie the
     narrower wins (one cube is the unit). Widths no cube can have (over `widest`) only vote when
     nothing else is there."""
     if len(values) == 0:
         return 0.0
-    plausible = values[values <= widest]
+    plausible = values[(values <= widest) & (values >= narrowest)]
     ordered = np.sort(plausible if len(plausible) else values)
     support = [np.count_nonzero((ordered >= 0.85 * v) & (ordered <= 1.2 * v)) for v in ordered]
     best = int(np.argmax(support))  # first maximum = narrowest
@@ -131,8 +132,8 @@ def _core_area(mask: Mask) -> float:
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
-def footprints_and_side(blobs: list[Blob], camera: CameraGeometry,
-                        widest: float = float("inf")) -> tuple[list[Mask], float]:
+def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float = float("inf"),
+                        narrowest: float = 0.0) -> tuple[list[Mask], float]:
     """Find the cube side and the unsmeared blobs together.
 
     The side sets how far to unsmear (a top is one side above the board); the unsmeared blobs give
@@ -143,7 +144,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry,
     solid = np.array([solidity(b.mask) > 0.9 and not b.touches_edge for b in blobs])
     if not solid.any():
         solid[:] = True
-    side = _typical_width(np.array([2 * b.peak - 1 for b in blobs])[solid], widest)
+    side = _typical_width(np.array([2 * b.peak - 1 for b in blobs])[solid], widest, narrowest)
     footprints = [b.mask for b in blobs]
     for _ in range(6):
         footprints = [unsmear(b, camera, side) for b in blobs]
@@ -151,7 +152,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry,
         usable = solid & (peaks > 0)
         if not usable.any():
             break
-        new_side = 2 * _typical_width(peaks[usable], (widest + 1) / 2) - 1
+        new_side = 2 * _typical_width(peaks[usable], (widest + 1) / 2, (narrowest + 1) / 2) - 1
         if abs(new_side - side) < 0.3:
             side = new_side
             break
@@ -173,7 +174,8 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     if not blobs:
         return result
     # Cubes are 1/20 to 1/12 of the yard wide; with blur and shadow a blob may look a little wider.
-    footprints, side = footprints_and_side(blobs, camera, widest=yard_width / 12.0 * 1.35)
+    footprints, side = footprints_and_side(blobs, camera, widest=yard_width / 12.0 * 1.35,
+                                           narrowest=yard_width / 20.0 * NARROW_FACTOR)
     areas = np.array([_core_area(f) for f in footprints])
     peaks = np.array([_peak(f) for f in footprints])
     # Lone cubes: one side wide (like the narrowest blobs) and about square (area ≈ (2·peak)²); a row
