@@ -1,13 +1,16 @@
 """`tableassist replay GAME_ID|latest|FILE [--json]`: rebuild a game from its journal and print where it stands.
 
-FILE is a JSON export of a game (`{"setup": …, "actions": […]}`, as `Journal.export` writes). The game is
-rebuilt by the engine from its setup and actions alone, exactly as a restart after a power cut does.
+FILE is a JSON export of a game (`{"setup": …, "actions": […], "components": …}`, as `Journal.export` writes).
+The game is rebuilt by the engine from its setup and actions with the component data stored with it,
+exactly as a restart after a power cut does (a game journalled before games kept their components is
+rebuilt with the current ones, the owner's corrections included).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +27,16 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=handle)
 
 
-def load(game: str, db: str | None) -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
-    """(game id or file name, setup, actions) from the journal or an export file."""
+@dataclass(frozen=True)
+class Loaded:
+    game_id: Any  # the journal's id, or the export's file name
+    setup: dict[str, Any]
+    actions: list[dict[str, Any]]
+    components: dict[str, Any] | None  # stored with the game; None: an older game (the current ones apply)
+
+
+def load(game: str, db: str | None) -> Loaded:
+    """The game's id, setup, actions and stored components, from the journal or an export file."""
     from tableassist.session.journal import Journal, load_export
 
     path = Path(game)
@@ -33,22 +44,22 @@ def load(game: str, db: str | None) -> tuple[Any, dict[str, Any], list[dict[str,
         if not path.exists():
             raise UserError(f"'{game}' is neither a game id, 'latest', nor an existing file")
         data = load_export(path)
-        return data.get("game", str(path)), data["setup"], data["actions"]
+        return Loaded(data.get("game", str(path)), data["setup"], data["actions"], data.get("components"))
     journal = Journal(db)
     try:
         record = journal.load(journal.resolve(game))
     finally:
         journal.close()
-    return record.id, record.setup, record.actions
+    return Loaded(record.id, record.setup, record.actions, record.components)
 
 
-def rebuild(setup_json: dict[str, Any], actions: list[dict[str, Any]]) -> Any:
+def rebuild(setup_json: dict[str, Any], actions: list[dict[str, Any]], stored: dict[str, Any] | None = None) -> Any:
     from tableassist.engine import Game, IllegalAction, Setup, components
     from tableassist.paths import config_dir
 
     try:
-        # the owner's component corrections, as the table session used them (tableassist.compose)
-        comps = components.load(config_dir() / "components.json")
+        # the components stored with the game; an older game: the owner's current corrections (tableassist.compose)
+        comps = components.build(stored) if stored is not None else components.load(config_dir() / "components.json")
         setup = Setup.from_json(setup_json, components=comps)
     except (KeyError, TypeError, ValueError) as err:
         raise UserError(f"the game's setup cannot be read: {err}") from None
@@ -81,19 +92,21 @@ def summary(game_id: Any, game: Any) -> dict[str, Any]:
     return data
 
 
-def export(path: Path, game_id: Any, setup: dict[str, Any], actions: list[dict[str, Any]]) -> None:
+def export(path: Path, loaded: Loaded) -> None:
+    data: dict[str, Any] = {"game": loaded.game_id, "setup": loaded.setup, "actions": loaded.actions}
+    if loaded.components is not None:
+        data["components"] = loaded.components
     try:
-        path.write_text(json.dumps({"game": game_id, "setup": setup, "actions": actions}, indent=1) + "\n",
-                        encoding="utf-8")
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as err:
         raise UserError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 def handle(args: argparse.Namespace) -> int:
-    game_id, setup, actions = load(args.game, args.db)
-    data = summary(game_id, rebuild(setup, actions))
+    loaded = load(args.game, args.db)
+    data = summary(loaded.game_id, rebuild(loaded.setup, loaded.actions, loaded.components))
     if args.export:
-        export(Path(args.export), game_id, setup, actions)
+        export(Path(args.export), loaded)
     if args.json:
         print(json.dumps(data, sort_keys=True))
         return 0

@@ -2,7 +2,9 @@
 
 Every action row is committed (WAL, synchronous=FULL) before the session acknowledges the action, so
 pulling the power loses nothing that was shown or spoken. A game is its setup plus its action rows;
-replaying them rebuilds the state exactly.
+replaying them rebuilds the state exactly. The component data the game began with (the box's numbers after
+the owner's corrections) is stored with it: an owner correcting a track card's VPs mid-game changes new
+games, never one already under way, and its replay after a restart stays the game the table played.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ CREATE TABLE IF NOT EXISTS session_games (
     seed INTEGER NOT NULL,
     language TEXT NOT NULL DEFAULT 'en',
     finished INTEGER NOT NULL DEFAULT 0,
-    result TEXT
+    result TEXT,
+    components TEXT
 );
 CREATE TABLE IF NOT EXISTS session_actions (
     game_id INTEGER NOT NULL REFERENCES session_games(id) ON DELETE CASCADE,
@@ -50,6 +53,7 @@ class GameRecord:
     finished: bool
     result: dict[str, Any] | None
     actions: list[dict[str, Any]]
+    components: dict[str, Any] | None = None  # the Components raw JSON the game began with; None: an older row
 
 
 def _now() -> str:
@@ -65,16 +69,22 @@ class Journal:
         self._lock = threading.Lock()
         with self._lock, self._db:
             self._db.executescript(SCHEMA)
+            columns = {row["name"] for row in self._db.execute("PRAGMA table_info(session_games)")}
+            if "components" not in columns:  # a journal from before games kept their components
+                self._db.execute("ALTER TABLE session_games ADD COLUMN components TEXT")
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    def create_game(self, setup: dict[str, Any], bag_mode: str, seed: int, language: str = "en") -> int:
+    def create_game(self, setup: dict[str, Any], bag_mode: str, seed: int, language: str = "en",
+                    components: dict[str, Any] | None = None) -> int:
         with self._lock, self._db:
             cur = self._db.execute(
-                "INSERT INTO session_games (created, setup, bag_mode, seed, language) VALUES (?, ?, ?, ?, ?)",
-                (_now(), json.dumps(setup, sort_keys=True), bag_mode, seed, language),
+                "INSERT INTO session_games (created, setup, bag_mode, seed, language, components) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (_now(), json.dumps(setup, sort_keys=True), bag_mode, seed, language,
+                 json.dumps(components, sort_keys=True) if components is not None else None),
             )
             game_id = cur.lastrowid
         assert game_id is not None
@@ -137,6 +147,7 @@ class Journal:
             id=int(row["id"]), created=row["created"], setup=json.loads(row["setup"]), bag_mode=row["bag_mode"],
             seed=int(row["seed"]), language=row["language"], finished=bool(row["finished"]),
             result=json.loads(row["result"]) if row["result"] else None, actions=actions,
+            components=json.loads(row["components"]) if row["components"] else None,
         )
 
     def sources(self, game_id: int) -> list[str]:
@@ -164,8 +175,11 @@ class Journal:
 
     def export(self, game_id: int) -> dict[str, Any]:
         record = self.load(game_id)
-        return {"game": record.id, "setup": record.setup, "bag_mode": record.bag_mode, "seed": record.seed,
+        data = {"game": record.id, "setup": record.setup, "bag_mode": record.bag_mode, "seed": record.seed,
                 "actions": record.actions}
+        if record.components is not None:
+            data["components"] = record.components
+        return data
 
 
 def load_export(path: Path) -> dict[str, Any]:
@@ -179,6 +193,8 @@ def load_export(path: Path) -> dict[str, Any]:
     if (not isinstance(data, dict) or not isinstance(data.get("setup"), dict)
             or not isinstance(data.get("actions"), list)):
         raise UserError(f"{path} is not a game export (needs 'setup' and 'actions')")
+    if data.get("components") is not None and not isinstance(data["components"], dict):
+        raise UserError(f"{path}: 'components' must be the game's component data (a JSON object)")
     return data
 
 

@@ -60,6 +60,17 @@ def setup_from_json(data: dict[str, Any], components: comp.Components) -> Any:
         raise UserError(f"the game's setup cannot be read: {err}") from None
 
 
+def game_components(stored: dict[str, Any] | None, current: comp.Components) -> comp.Components:
+    """The components a journalled game was played with: its stored copy, or for a game journalled before
+    games kept one, the current components."""
+    if stored is None:
+        return current
+    try:
+        return comp.build(stored)
+    except (KeyError, TypeError, ValueError) as err:
+        raise UserError(f"the game's component data cannot be read: {err}") from None
+
+
 def new_game(setup: Any) -> Any:
     return _engine().Game.new(setup)
 

@@ -100,7 +100,8 @@ class TableSession:
         if seed is None:
             seed = int.from_bytes(__import__("os").urandom(4), "big")
         with self._lock:
-            game_id = self.journal.create_game(rules.setup_to_json(setup), bag_mode, seed, self.language)
+            game_id = self.journal.create_game(rules.setup_to_json(setup), bag_mode, seed, self.language,
+                                               components=self.components.raw)
             self._load(game_id, game, bag_mode, seed, [])
             self._announce([Line(self._("New game: {players}.").format(players=", ".join(players)), False)])
             self._advance()
@@ -112,7 +113,8 @@ class TableSession:
         with self._lock:
             game_id = self.journal.resolve(game)
             record = self.journal.load(game_id)
-            setup = rules.setup_from_json(record.setup, self.components)
+            # the components it began with: a correction made since changes new games, not this one
+            setup = rules.setup_from_json(record.setup, rules.game_components(record.components, self.components))
             replayed = rules.replay(setup, record.actions)
             sources = self.journal.sources(game_id)[: len(record.actions)]
             self._load(game_id, replayed, record.bag_mode, record.seed, sources)  # type: ignore[arg-type]
