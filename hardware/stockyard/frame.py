@@ -19,6 +19,8 @@ from hardware.stockyard.geometry import (
 from hardware.stockyard.markers import CORNER_IDS, MarkerSighting, find_markers
 
 Mask = NDArray[np.uint8]
+# The markers (and their printed edge) are never a cube; the paper round them is the profile's business.
+MARKER_MARGIN = 1.2
 
 
 class MarkersMissing(Exception):
@@ -40,6 +42,18 @@ class PreparedFrame:
     camera: CameraGeometry
     reference: ColourReference
     sighting: MarkerSighting
+
+
+def marker_mask(sighting: MarkerSighting, to_canvas: Matrix, view: CanonicalView, scale: float) -> Mask:
+    """255 over each marker grown by `scale` about its centre, in canvas pixels."""
+    mask = np.zeros((view.size[1], view.size[0]), np.uint8)
+    for marker_id in CORNER_IDS:
+        quad = sighting.corners[marker_id]
+        centre = quad.mean(axis=0)
+        grown = centre + (quad - centre) * scale
+        pts = cv2.perspectiveTransform(grown.reshape(1, 4, 2).astype(np.float32), to_canvas)[0]
+        cv2.fillConvexPoly(mask, np.round(pts).astype(np.int32), 255)
+    return mask
 
 
 def to_gray(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -79,12 +93,6 @@ def prepare(image: NDArray[np.uint8], view: CanonicalView, sighting: MarkerSight
     valid = np.zeros((view.size[1], view.size[0]), np.uint8)
     cv2.fillConvexPoly(valid, np.round(cv2.perspectiveTransform(frame_corners, h)[0]).astype(np.int32), 255)
     valid = np.asarray(cv2.erode(valid, np.ones((5, 5), np.uint8)), np.uint8)
-    markers = np.zeros_like(valid)
-    for marker_id in CORNER_IDS:
-        quad = sighting.corners[marker_id]
-        centre = quad.mean(axis=0)
-        paper = centre + (quad - centre) * 1.7  # the marker with its white surround
-        pts = cv2.perspectiveTransform(paper.reshape(1, 4, 2).astype(np.float32), h)[0]
-        cv2.fillConvexPoly(markers, np.round(pts).astype(np.int32), 255)
+    markers = marker_mask(sighting, h, view, MARKER_MARGIN)
     camera = camera_geometry(np.asarray(np.linalg.inv(h), np.float64), (img_w, img_h))
     return PreparedFrame(canvas, colours, valid, markers, view, h, camera, reference, sighting)

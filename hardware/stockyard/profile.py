@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hardware.stockyard.colour import FloatImage
-from hardware.stockyard.frame import MarkersMissing, prepare, to_bgr, to_gray
+from hardware.stockyard.frame import MarkersMissing, PreparedFrame, marker_mask, prepare, to_bgr, to_gray
 from hardware.stockyard.geometry import CanonicalView, view_for_aspect, yard_aspect
 from hardware.stockyard.markers import find_markers
 from tableassist.errors import UserError
@@ -41,6 +41,27 @@ def smooth(colours: FloatImage) -> FloatImage:
     return np.asarray(cv2.GaussianBlur(colours, (0, 0), 0.8), np.float32)
 
 
+PAPER_WHITE = 0.75
+
+
+def paper(frame: PreparedFrame) -> NDArray[np.uint8]:
+    """The markers with the white paper they are printed on, and a rim round it: never a cube.
+
+    The paper's white may clip in one picture and not the next, and its edge is a hard step that a
+    fraction of a pixel of warp error turns into a sliver, so all of it is set aside; cubes in the
+    yard's corner right next to it are still seen.
+    """
+    near = marker_mask(frame.sighting, frame.to_canvas, frame.view, 2.6)
+    core = marker_mask(frame.sighting, frame.to_canvas, frame.view, 1.2)
+    white = ((frame.colours.min(axis=2) > PAPER_WHITE) & (near > 0)) | (core > 0)
+    count, labels = cv2.connectedComponents(white.astype(np.uint8), connectivity=4)
+    keep = np.zeros(count, bool)
+    keep[np.unique(labels[core > 0])] = True
+    keep[0] = False
+    sheet = keep[labels].astype(np.uint8) * 255
+    return np.asarray(cv2.dilate(sheet, np.ones((5, 5), np.uint8)), np.uint8)
+
+
 def build_profile(image: NDArray[np.uint8], width: int = 320) -> YardProfile:
     image = to_bgr(image)
     sighting = find_markers(to_gray(image))
@@ -53,7 +74,7 @@ def build_profile(image: NDArray[np.uint8], width: int = 320) -> YardProfile:
         raise UserError(str(err)) from err
     if frame.reference.contrast() < 40:
         raise UserError("the empty-yard image is too dark or washed out to see the markers' white and black")
-    valid = np.asarray(cv2.bitwise_and(frame.valid, cv2.bitwise_not(frame.markers)), np.uint8)
+    valid = np.asarray(cv2.bitwise_and(frame.valid, cv2.bitwise_not(paper(frame))), np.uint8)
     return YardProfile(view, smooth(frame.colours), valid, frame.canvas, frame.reference.clipped)
 
 
