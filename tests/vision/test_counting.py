@@ -103,3 +103,12 @@ def test_stabiliser_waits_for_agreeing_frames() -> None:
     assert stabiliser.push(b) is None
     last = stabiliser.push(b)
     assert last is not None and last.iron == 3 and last.confidence == pytest.approx(0.8)
+
+
+def test_cubes_pushed_into_the_yard_corners_next_to_the_markers() -> None:
+    reader = YardReader(build_profile(shoot(plain_scene())))
+    # Markers sit just outside the corners, their paper reaching half a cube into the yard; these cubes
+    # lie just clear of the paper, in the corners where a hand pushes cubes out of the way.
+    corners = [("coal", 1.25, 1.25), ("iron", 13.75, 1.25), ("event", 13.75, 8.75), ("stone", 1.25, 8.75)]
+    reading = reader.read(shoot(with_cubes(corners, tilt_deg=5.0), EVENING, seed=8)).reading
+    assert reading.counts() == counts(iron=1, stone=1, coal=1, event=1)
