@@ -46,10 +46,12 @@ def timing(pairs: list[ScenePair]) -> None:
 
 
 def accuracy(name: str, pairs: list[ScenePair]) -> None:
-    exact = total = 0
+    exact = total = unsure = 0
     wrong_kind: dict[str, int] = {}
     for pair in pairs:
-        got = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.counts()
+        reading = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading
+        got = reading.counts()
+        unsure += reading.unsure is not None
         want = pair.play.counts
         exact += got == want
         total += sum(got.values()) == sum(want.values())
@@ -58,7 +60,7 @@ def accuracy(name: str, pairs: list[ScenePair]) -> None:
                 wrong_kind[kind] = wrong_kind.get(kind, 0) + 1
     n = len(pairs)
     print(f"{name}: {n} scenes, exact counts {100 * exact / n:.1f} %, right number of cubes {100 * total / n:.1f} %, "
-          f"scenes wrong per colour {wrong_kind}")
+          f"scenes wrong per colour {wrong_kind}, unsure without cause {unsure}")
 
 
 def main() -> None:
