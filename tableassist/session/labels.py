@@ -6,6 +6,7 @@ completeness (tests/session/test_i18n.py extracts them with Babel).
 
 from __future__ import annotations
 
+import ast
 import gettext
 import re
 from collections.abc import Callable
@@ -169,7 +170,8 @@ ENGLISH_AREAS = {"Stock Yard": "A", "Excavation": "B", "Works": "C", "Lay Track"
 
 def _reasons(tr: gettext.NullTranslations) -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
     """The engine's refusals a table meets in play, in the table's language. The engine words them in
-    English only; these patterns follow its sentences (tests/session/test_i18n.py checks they still match)."""
+    English only; these patterns follow its sentences (tests/session/test_refusals.py plays seeded games and
+    checks that every refusal a table can meet is matched, and every pattern still matches the engine)."""
     _ = tr.gettext
     return [
         (re.compile(r"This space is taken\.$"), lambda m: _("This space is taken.")),
@@ -189,7 +191,82 @@ def _reasons(tr: gettext.NullTranslations) -> list[tuple[re.Pattern[str], Callab
         (re.compile(r"The track cards up to (.+) are not all excavated yet\.$"),
          lambda m: _("The track cards up to {station} are not all excavated yet.").format(station=m[1])),
         (re.compile(r"The game is over\.$"), lambda m: _("The game is over.")),
+        # placement: the temporary labourer
+        (re.compile(r"(.+) has already hired the temporary labourer this round\.$"),
+         lambda m: _("{player} has already hired the temporary labourer this round.").format(player=m[1])),
+        (re.compile(r"(.+) needs (\d+) coal to hire the temporary labourer\.$"),
+         lambda m: _("{player} needs {n} coal to hire the temporary labourer.").format(player=m[1], n=m[2])),
+        # contracts: played before an area, revealed from the deck (a tapped card), taken from the site office
+        (re.compile(r"Contract (\d+) is not played before area ([A-G])\.$"),
+         lambda m: _("Contract {n} is not played before {area}.").format(n=m[1], area=area_name(m[2], tr))),
+        (re.compile(r"(.+) does not hold contract (\d+) unplayed\.$"),
+         lambda m: _("{player} does not hold contract {n} unplayed.").format(player=m[1], n=m[2])),
+        (re.compile(r"Contract (\d+) is not in the deck\.$"),
+         lambda m: _("Contract {n} is not in the deck.").format(n=m[1])),
+        (re.compile(r"The top card shows (\w+) on its back, so it cannot be contract (\d+)\.$"),
+         lambda m: _("The top card shows {weather} on its back, so it cannot be contract {n}.").format(
+             weather=weather_name(m[1], tr), n=m[2])),
+        (re.compile(r"No contract left in the deck has (\w+) on its back\.$"),
+         lambda m: _("No contract left in the deck has {weather} on its back.").format(
+             weather=weather_name(m[1], tr))),
+        (re.compile(r"Contract (\d+) is not in the site office\.$"),
+         lambda m: _("Contract {n} is not in the site office.").format(n=m[1])),
+        # building sites and trains
+        (re.compile(r"(.+) was completed by an event: nobody builds there any more\.$"),
+         lambda m: _("{station} was completed by an event: nobody builds there any more.").format(station=m[1])),
+        (re.compile(r"(.+) can build or buy a train, so the labourer must\.$"),
+         lambda m: _("{player} can build or buy a train, so the labourer must.").format(player=m[1])),
+        (re.compile(r"(.+) cannot pay (\d+) steel that way\.$"),
+         lambda m: _("{player} cannot pay {n} steel that way.").format(player=m[1], n=m[2])),
+        (re.compile(r"(.+) cannot pay (\{.*\}) that way\.$"),
+         lambda m: _("{player} cannot pay {cost} that way.").format(player=m[1], cost=_cost(m[2], tr))),
+        (re.compile(r"(.+) has no ownership markers left\.$"),
+         lambda m: _("{player} has no ownership markers left.").format(player=m[1])),
+        (re.compile(r"Train (\d+) is not in the engine shed\.$"),
+         lambda m: _("Train {n} is not in the engine shed.").format(n=m[1])),
+        (re.compile(r"A labourer on a Build space must act\.$"), lambda m: _("A labourer on a Build space must act.")),
+        # train maintenance
+        (re.compile(r"(.+) does not hold contract (\d+)\.$"),
+         lambda m: _("{player} does not hold contract {n}.").format(player=m[1], n=m[2])),
+        (re.compile(r"(.+) has no steel bar to pay\.$"), lambda m: _("{player} has no steel bar to pay.").format(
+            player=m[1])),
+        # the works
+        (re.compile(r"(\d+) steel needs (\d+) iron ore; (.+) has (\d+)\.$"),
+         lambda m: _("{steel} steel needs {iron} iron ore; {player} has {have}.").format(
+             steel=m[1], iron=m[2], player=m[3], have=m[4])),
+        (re.compile(r"(\d+) stone needs (\d+) rubble; (.+) has (\d+)\.$"),
+         lambda m: _("{stone} stone needs {rubble} rubble; {player} has {have}.").format(
+             stone=m[1], rubble=m[2], player=m[3], have=m[4])),
+        (re.compile(r"The bag holds only (\d+) stone\.$"),
+         lambda m: _("The bag holds only {n} stone.").format(n=m[1])),
+        (re.compile(r"Only (\d+) steel bars are left in the supply\.$"),
+         lambda m: tr.ngettext("Only {n} steel bar is left in the supply.",
+                               "Only {n} steel bars are left in the supply.", int(m[1])).format(n=m[1])),
+        (re.compile(r"The works convert at most three times per labourer\.$"),
+         lambda m: _("The works convert at most three times per labourer.")),
+        # the stock yard
+        (re.compile(r"(.+) may take at most (\d+) cubes\.$"),
+         lambda m: tr.ngettext("{player} may take at most {n} cube.", "{player} may take at most {n} cubes.",
+                               int(m[2])).format(player=m[1], n=m[2])),
+        (re.compile(r"(.+) may take at most (\d+) coal\.$"),
+         lambda m: _("{player} may take at most {n} coal.").format(player=m[1], n=m[2])),
+        # a physical bag draw that does not add up (the camera or the steppers)
+        (re.compile(r"The bag holds only (\d+) (iron|stone|coal|event) cubes\.$"),
+         lambda m: _("The bag holds only {cubes}.").format(cubes=f"{m[1]} {cube_name(m[2], int(m[1]), tr)}")),
+        (re.compile(r"Exactly (\d+) cubes are drawn\.$"), lambda m: _("Exactly {n} cubes are drawn.").format(n=m[1])),
+        # a stale screen or a tap after the moment passed
+        (re.compile(r"That is not one of the choices: .*$"), lambda m: _("That is not one of the choices now.")),
+        (re.compile(r"Now is not the time for '.*': .*$"), lambda m: _("That cannot be done now.")),
     ]
+
+
+def _cost(text: str, tr: gettext.NullTranslations) -> str:
+    """A payment the engine writes as a dict ("{'stone': 4}") in the table's words ("4 Stein")."""
+    try:
+        cost = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+    return describe_cubes(cost, tr) if isinstance(cost, dict) else text
 
 
 def explain(reason: str, game: Any, tr: gettext.NullTranslations) -> str:
