@@ -115,7 +115,7 @@ def open_real_camera(config: Config) -> StockYardCamera:
     from tableassist.paths import config_dir
 
     try:
-        from hardware import camera as capture  # type: ignore[attr-defined]
+        from hardware import camera as capture
     except ImportError as err:
         raise UserError(f"the camera driver is not available: {err}") from None
     profile_dir = config_dir() / "stockyard"
