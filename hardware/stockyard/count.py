@@ -10,6 +10,7 @@ cubes are counted by area against the footprint measured on the cubes that lie a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -20,6 +21,11 @@ from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
 
 Mask = NDArray[np.uint8]
+
+COLOUR_WEIGHT = 0.5  # colour against place when splitting a cluster (place in cube sides)
+CENTRE_SHARE = 0.4  # a clustered cube's colour is read within this many sides of its middle
+NARROW_FACTOR = 0.7  # markers outside the yard make it narrower than the marker quad
+SHAPE_BAND = 0.2  # area within this of a whole number of cubes is trusted as it is
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,7 @@ class Blob:
     peak: float  # largest distance to the blob's edge
     touches_edge: bool
 
-    @property
+    @cached_property
     def centre(self) -> tuple[float, float]:
         ys, xs = np.nonzero(self.mask)
         return float(xs.mean() + self.x), float(ys.mean() + self.y)
@@ -90,9 +96,6 @@ def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
     return np.asarray(eroded[abs(dy) + 1:-abs(dy) - 1, abs(dx) + 1:-abs(dx) - 1], np.uint8)
 
 
-COLOUR_WEIGHT = 0.5
-CENTRE_SHARE = 0.4
-NARROW_FACTOR = 0.7  # markers outside the yard make it narrower than the marker quad
 
 
 def _typical_width(values: NDArray[np.float64], widest: float = float("inf"), narrowest: float = 0.0) -> float:
@@ -193,7 +196,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
         n = max(1, int(round(area / footprint)))
         if n == 1 or (solidity(foot) < 0.8 and _hull_area(foot) < 1.5 * footprint):
             n = 1  # a ragged lone cube: its outline, not its pixel count, is its size
-        elif SHAPE_CHECK and SHAPE_BAND < (area / footprint) % 1 < 1 - SHAPE_BAND:
+        elif SHAPE_BAND < (area / footprint) % 1 < 1 - SHAPE_BAND:
             n = _best_split(foot, int(area / footprint), footprint)
         worst = max(worst, abs(area / footprint - n) if n > 1 else max(0.0, 0.6 - area / footprint))
         ys, xs = np.nonzero(blob.mask)
@@ -209,10 +212,6 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     if result.unsure:
         result.confidence = min(result.confidence, 0.3)
     return result
-
-
-SHAPE_CHECK = 1.0
-SHAPE_BAND = 0.2  # area within this of a whole number of cubes is trusted as it is
 
 
 def _best_split(foot: Mask, fewer: int, footprint: float) -> int:
