@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from hardware.stockyard.count import CubeCount, count_cubes
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
+from hardware.stockyard.geometry import yard_aspect
 from hardware.stockyard.profile import YardProfile, smooth
 from hardware.stockyard.segment import EmptyYard, evidence, foreground, match_gain
 from tableassist.ports import YardReading
@@ -55,6 +56,10 @@ class YardReader:
             return FrameReading(YardReading(confidence=0.0, unsure=str(err)))
         if frame.reference.contrast() < 25:
             return FrameReading(YardReading(confidence=0.0, unsure="too dark to read the stock yard"), frame=frame)
+        # Markers moved on the board (or another board): the empty-yard profile no longer fits.
+        if abs(yard_aspect(frame.sighting) / (view.width / view.height) - 1) > 0.12:
+            return FrameReading(YardReading(confidence=0.0, unsure="the markers have moved since calibration: "
+                                            "calibrate the empty stock yard again"), frame=frame)
         allowed = np.asarray(cv2.bitwise_and(cv2.bitwise_and(frame.valid, self.profile.valid),
                                              cv2.bitwise_not(frame.markers)), np.uint8)
         colours = match_gain(smooth(frame.colours), self.profile.colours, allowed)

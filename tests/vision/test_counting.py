@@ -112,3 +112,10 @@ def test_cubes_pushed_into_the_yard_corners_next_to_the_markers() -> None:
     corners = [("coal", 1.25, 1.25), ("iron", 13.75, 1.25), ("event", 13.75, 8.75), ("stone", 1.25, 8.75)]
     reading = reader.read(shoot(with_cubes(corners, tilt_deg=5.0), EVENING, seed=8)).reading
     assert reading.counts() == counts(iron=1, stone=1, coal=1, event=1)
+
+
+def test_markers_moved_since_calibration_make_the_reading_unsure() -> None:
+    reader = YardReader(build_profile(shoot(plain_scene())))
+    moved = dataclasses.replace(plain_scene(), yard_mm=(150.0, 75.0))  # bottom markers moved 25 mm up
+    reading = reader.read(shoot(moved)).reading
+    assert reading.unsure is not None and "calibrate" in reading.unsure
