@@ -27,7 +27,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     count = actions.add_parser("count", parents=[common], help="count the cubes on the stock yard in images")
     count.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     count.add_argument("--calibration", required=True, type=Path, metavar="DIR")
-    count.add_argument("--json", action="store_true", help="one JSON object per line (the default output too)")
+    count.add_argument("--json", action="store_true", help="one JSON object per image and line")
     count.add_argument("--debug", type=Path, metavar="DIR",
                        help="write the warped yard with each cube outlined in its class colour, one PNG per image")
     parser.set_defaults(handler=handle)
@@ -79,7 +79,12 @@ def _count(args: argparse.Namespace) -> int:
         record: dict[str, Any] = {"image": str(path), **reading.counts(), "confidence": reading.confidence}
         if reading.unsure:
             record["unsure"] = reading.unsure
-        print(json.dumps(record), flush=True)
+        if args.json:
+            print(json.dumps(record), flush=True)
+        else:
+            counts = ", ".join(f"{kind} {reading.counts()[kind]}" for kind in ("iron", "stone", "coal", "event"))
+            note = f"; unsure: {reading.unsure}" if reading.unsure else ""
+            print(f"{path}: {counts} (confidence {reading.confidence:.2f}{note})", flush=True)
         if args.debug is not None:
             view = debug_view(result)
             if view is not None:

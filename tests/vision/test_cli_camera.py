@@ -136,3 +136,14 @@ def test_a_missing_camera_is_a_clear_error() -> None:
         open_camera(CameraSettings(enabled=True, index=63))
     with pytest.raises(UserError, match="cannot be opened"):
         open_camera("/dev/no-such-video")
+
+
+def test_count_without_json_is_one_readable_line_per_image(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "empty.png"), shoot(plain_scene()))
+    scene = plain_scene()
+    scene.cubes = place(scene, [("stone", 3, 3), ("event", 9, 5)])
+    cv2.imwrite(str(tmp_path / "play.png"), shoot(scene))
+    assert run_cli("calibrate", str(tmp_path / "empty.png"), "--out", str(tmp_path / "cal")).returncode == 0
+    result = run_cli("count", str(tmp_path / "play.png"), "--calibration", str(tmp_path / "cal"))
+    assert result.returncode == 0
+    assert result.stdout.strip().startswith(f"{tmp_path / 'play.png'}: iron 0, stone 1, coal 0, event 1 (confidence")
