@@ -81,10 +81,11 @@ def prepare(image: NDArray[np.uint8], view: CanonicalView, sighting: MarkerSight
     source, source_h = image, h
     # Warping samples, it does not average: shrink big yards first so noise is averaged, not aliased.
     yard_px = float(np.linalg.norm(sighting.centres()[1] - sighting.centres()[0]))
-    if yard_px > 2.4 * view.width:
-        source = np.asarray(cv2.pyrDown(image), np.uint8)
+    while yard_px > 2.4 * view.width:  # a 4K camera may need two halvings
+        source = np.asarray(cv2.pyrDown(source), np.uint8)
         up = np.array([[2, 0, 0.5], [0, 2, 0.5], [0, 0, 1]], dtype=np.float64)  # half-size → full-size pixel
-        source_h = h @ up
+        source_h = source_h @ up
+        yard_px /= 2
     canvas = np.asarray(cv2.warpPerspective(source, source_h, view.size, flags=cv2.INTER_LINEAR,
                                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0)), np.uint8)
     colours = normalise(canvas, reference, view)
