@@ -254,10 +254,10 @@ def _square_misfit(pts: NDArray[np.float32], n: int, side: float) -> float:
     if n == 1:
         labels = np.zeros(len(pts), np.int32)
     else:
-        found = np.zeros((len(pts), 1), np.int32)
+        start = np.zeros((len(pts), 1), np.int32)
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
         cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
-        _, found, _ = cv2.kmeans(pts, n, found, criteria, 3, cv2.KMEANS_PP_CENTERS)
+        _, found, _ = cv2.kmeans(pts, n, start, criteria, 3, cv2.KMEANS_PP_CENTERS)
         labels = np.asarray(found, np.int32).ravel()
     misfit = 0.0
     for k in range(n):
