@@ -84,6 +84,7 @@ class RenderedYardCamera:
         self._profile = build_profile(self._render({}, seed=seed))
         self._frames = 0
         self.last_frame: Any = None
+        self._last: Any = None  # the reader's FrameReading of the last frame
 
     def read_yard(self) -> YardReading:
         from hardware.stockyard import YardReader
@@ -92,8 +93,15 @@ class RenderedYardCamera:
         self._frames += 1
         frame = self._render(counts, seed=self.seed)
         self.last_frame = frame
-        reading: YardReading = YardReader(self._profile).read(frame).reading
+        self._last = YardReader(self._profile).read(frame)
+        reading: YardReading = self._last.reading
         return reading
+
+    def debug_image(self) -> Any:
+        """The last frame read, warped, cubes outlined (BGR), for the diagnostics screen; None before one."""
+        from hardware.stockyard.debug import debug_view
+
+        return None if self._last is None else debug_view(self._last)
 
     def close(self) -> None:
         pass

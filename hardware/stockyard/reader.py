@@ -114,6 +114,7 @@ class CameraYardReader:
         self.reader = YardReader(profile)
         self.steady = steady
         self.max_frames = max(max_frames, steady)
+        self._last: FrameReading | None = None
 
     def read_yard(self) -> YardReading:
         stabiliser = Stabiliser(self.steady)
@@ -122,13 +123,22 @@ class CameraYardReader:
             image = self.camera.read()
             if image is None:
                 return YardReading(confidence=0.0, unsure="the camera gave no picture")
-            last = self.reader.read(image).reading
+            self._last = self.reader.read(image)
+            last = self._last.reading
             steady = stabiliser.push(last)
             if steady is not None:
                 return steady
         assert last is not None
         reason = last.unsure or "the count changed from frame to frame"
         return _with_counts(last.counts(), confidence=min(last.confidence, 0.3), unsure=reason)
+
+    def debug_image(self) -> NDArray[np.uint8] | None:
+        """The last frame read, warped, with each cube outlined in its class colour (BGR), for the
+        diagnostics screen; None before the first frame or when its markers were not all found."""
+        from hardware.stockyard.debug import debug_view  # debug draws FrameReadings: imported late, no cycle
+
+        last = self._last
+        return None if last is None else debug_view(last)
 
     def close(self) -> None:
         self.camera.close()

@@ -147,3 +147,30 @@ def test_count_without_json_is_one_readable_line_per_image(tmp_path: Path) -> No
     result = run_cli("count", str(tmp_path / "play.png"), "--calibration", str(tmp_path / "cal"))
     assert result.returncode == 0
     assert result.stdout.strip().startswith(f"{tmp_path / 'play.png'}: iron 0, stone 1, coal 0, event 1 (confidence")
+
+
+def test_the_session_camera_shows_its_last_frame_with_the_cubes_outlined() -> None:
+    from hardware.stockyard.classify import OUTLINE
+
+    empty = render_stock_yard({}, seed=5)
+    full = render_stock_yard({"iron": 2, "coal": 1}, seed=5)
+    profile = build_profile(empty)
+    reader = CameraYardReader(SimulatedCamera([full]), profile, steady=2)
+    assert reader.debug_image() is None  # nothing read yet
+    reader.read_yard()
+    image = reader.debug_image()
+    assert image is not None and image.dtype == np.uint8
+    width, height = profile.view.size
+    assert image.shape == (2 * height, 2 * width, 3)  # the warped yard, drawn at twice its size
+    for kind in ("iron", "coal"):
+        assert np.all(image == np.array(OUTLINE[kind], np.uint8), axis=2).sum() > 50, kind
+
+
+def test_the_demo_camera_offers_the_same_debug_image() -> None:
+    from tableassist.compose import RenderedYardCamera, SimulatedTable
+
+    camera = RenderedYardCamera(SimulatedTable({"iron": 2, "stone": 1, "coal": 0}), seed=2)
+    assert camera.debug_image() is None
+    assert camera.read_yard().counts()["iron"] == 2
+    image = camera.debug_image()
+    assert image is not None and image.ndim == 3 and image.shape[2] == 3
