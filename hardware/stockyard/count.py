@@ -191,14 +191,22 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     lone = (ratio < 1.5) & (peaks > 0.8 * ref_peak) & (peaks < 1.25 * ref_peak)
     footprint = float(np.median(areas[lone])) if lone.any() else float((side - 2) ** 2)
     footprint = max(footprint, 1.0)
+    # Specks far smaller than any cube, even half-seen, are changed artwork or light; outside the
+    # yard only arms matter. What is left are the cubes, whose splits check the footprint.
+    counted = [i for i, (b, inside) in enumerate(zip(blobs, in_yard, strict=True))
+               if inside and b.area >= SPECK * footprint]
+    shapes = _Shapes([footprints[i] for i in counted])
+    footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / 20.0 * 0.75) ** 2,
+                                  (yard_width / 12.0 * 1.2) ** 2)
+    numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
     result.side, result.footprint = side, footprint
     worst = 0.0
     total_area = float(sum(b.area for b in blobs))
     largest_cube = (yard_width / 11.0) ** 2  # no cube is wider than ~1/11 of the yard
-    for blob, foot, area, inside in zip(blobs, footprints, areas, in_yard, strict=True):
+    for i, (blob, area, inside) in enumerate(zip(blobs, areas, in_yard, strict=True)):
         if blob.area < SPECK * footprint:
-            continue  # far smaller than any cube, even half-seen: a speck of changed artwork or light
-        n = _cube_number(foot, area / footprint, footprint)
+            continue
+        n = numbers.get(i) or max(1, int(round(area / footprint)))
         ys, xs = np.nonzero(blob.mask)
         pixels = colours[ys + blob.y, xs + blob.x]
         reason = _looks_like_a_hand(blob, n, pixels, largest_cube)
@@ -218,56 +226,106 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
 
 
 AREA_SPREAD = 0.18  # a cube's share of a blob's area varies by about this much (shadow, smear, blur)
-SHAPE_WEIGHT = 20.0  # shape misfit (summed log side errors per part) against area misfit (in spreads²)
+SHAPE_WEIGHT = 10.0  # shape misfit (summed log side errors per part) against area misfit (in spreads²)
 
 
-def _cube_number(foot: Mask, cubes: float, footprint: float) -> int:
-    """How many cubes a footprint holds, given its area in cube footprints (`cubes`).
+class _Shapes:
+    """Each footprint split into n parts by place (k-means), kept so that one split serves every cube
+    size tried: the split depends on n only, its fit to squares on the size."""
 
-    Area alone is about ±15 % per cube, too loose for clusters of three or more, so the two whole
-    numbers either side of it are weighed by area and by shape together: split into the right number
-    of cubes every part is a square one side across; split into too few or too many, parts are oblongs.
+    def __init__(self, feet: list[Mask]) -> None:
+        self._feet = feet
+        self._pts: dict[int, NDArray[np.float32]] = {}
+        self._solid: dict[int, float] = {}
+        self._parts: dict[tuple[int, int], list[tuple[float, float]] | None] = {}
+
+    def solid(self, i: int) -> float:
+        if i not in self._solid:
+            self._solid[i] = solidity(self._feet[i])
+        return self._solid[i]
+
+    def parts(self, i: int, n: int) -> list[tuple[float, float]] | None:
+        """Width and height of each of n parts (halved pixels); None when too small to split so."""
+        if (i, n) in self._parts:
+            return self._parts[(i, n)]
+        if i not in self._pts:
+            # Every other pixel each way is plenty to split by place, and four times quicker.
+            ys, xs = np.nonzero(self._feet[i][::2, ::2])
+            self._pts[i] = np.column_stack([xs, ys]).astype(np.float32)
+        pts = self._pts[i]
+        dims: list[tuple[float, float]] | None = None
+        if len(pts) >= 4 * n:
+            if n == 1:
+                labels = np.zeros(len(pts), np.int32)
+            else:
+                start = np.zeros((len(pts), 1), np.int32)
+                criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+                cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
+                _, found, _ = cv2.kmeans(pts, n, start, criteria, 3, cv2.KMEANS_PP_CENTERS)
+                labels = np.asarray(found, np.int32).ravel()
+            dims = []
+            for k in range(n):
+                part = pts[labels == k]
+                if len(part) < 3:
+                    dims.append((0.0, 0.0))
+                    continue
+                (_, _), (w, h), _ = cv2.minAreaRect(part)
+                dims.append((float(w), float(h)))
+        self._parts[(i, n)] = dims
+        return dims
+
+    def number(self, i: int, area: float, footprint: float) -> tuple[int, float]:
+        """How many cubes footprint i holds, and how badly the best answer fits (0 = perfectly).
+
+        Area alone is about ±15 % per cube, too loose for clusters of three or more, so the two whole
+        numbers either side of it are weighed by area and by shape together: split into the right number
+        of cubes every part is a square one side across; split into too few or too many, parts are oblongs.
+        """
+        cubes = area / footprint
+        if cubes >= 1.15 and self.solid(i) < 0.8 and _hull_area(self._feet[i]) < 1.5 * footprint:
+            return 1, 0.0  # a ragged lone cube: its outline, not its pixel count, is its size
+        candidates = [1] if cubes < 1.15 else sorted({max(1, int(np.floor(cubes))), int(np.ceil(cubes))})
+        side = (float(np.sqrt(footprint)) + 2.0) / 2  # the footprint area was measured one pixel inside the rim
+        best, best_cost = candidates[0], float("inf")
+        for n in candidates:
+            dims = self.parts(i, n)
+            if dims is None:
+                continue
+            misfit = sum(abs(np.log((w + 0.5) / side)) + abs(np.log((h + 0.5) / side)) if w > 0 else 4.0
+                         for w, h in dims) / n  # + half a (halved) pixel: minAreaRect spans pixel centres
+            cost = 0.5 * ((cubes - n) / (AREA_SPREAD * np.sqrt(n))) ** 2 + SHAPE_WEIGHT * float(misfit)
+            if cost < best_cost:
+                best, best_cost = n, cost
+        return best, (best_cost if best_cost < float("inf") else 0.0)
+
+
+def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: float, smallest: float,
+                      largest: float) -> float:
+    """Check the footprint measured on lone-looking blobs against the other readings of the yard.
+
+    When no cube lies alone (a 2×2 block, a row of three) or a pair passed for one, the measured
+    footprint is off by a third or a half. Every solid blob of one, two or three cubes offers another
+    footprint; the one under which all blobs split best into cube-sized squares (area and shape) wins,
+    if clearly better. Shape rules out the halves and doubles that fit areas alone just as well.
     """
-    if cubes < 1.15:
-        return 1
-    if solidity(foot) < 0.8 and _hull_area(foot) < 1.5 * footprint:
-        return 1  # a ragged lone cube: its outline, not its pixel count, is its size
-    candidates = sorted({max(1, int(np.floor(cubes))), int(np.ceil(cubes))})
+    def misfit(size: float) -> float:
+        return sum(shapes.number(i, float(a), size)[1] for i, a in enumerate(areas))
+
+    candidates = {footprint}
+    for i, a in enumerate(areas):
+        if shapes.solid(i) > 0.85:
+            for n in (1, 2, 3):
+                size = float(a) / n
+                if max(smallest, 0.55 * footprint) <= size <= min(largest, 1.6 * footprint):
+                    candidates.add(size)
     if len(candidates) == 1:
-        return candidates[0]
-    # Every other pixel each way is plenty to split by place, and four times quicker.
-    ys, xs = np.nonzero(foot[::2, ::2])
-    pts = np.column_stack([xs, ys]).astype(np.float32)
-    side = (float(np.sqrt(footprint)) + 2.0) / 2  # the footprint area was measured one pixel inside the rim
-    best, best_cost = candidates[0], float("inf")
-    for n in candidates:
-        if len(pts) < 4 * n:
-            continue
-        cost = 0.5 * ((cubes - n) / (AREA_SPREAD * np.sqrt(n))) ** 2 + SHAPE_WEIGHT * _square_misfit(pts, n, side)
-        if cost < best_cost:
-            best, best_cost = n, cost
-    return best
+        return footprint
+    costs = {size: misfit(size) for size in candidates}
+    best = min(costs, key=lambda size: costs[size])
+    return best if costs[best] < costs[footprint] - REFIT_MARGIN else footprint
 
 
-def _square_misfit(pts: NDArray[np.float32], n: int, side: float) -> float:
-    """Split the points into n parts by place; how far, on average, is each part from a side×side square?"""
-    if n == 1:
-        labels = np.zeros(len(pts), np.int32)
-    else:
-        start = np.zeros((len(pts), 1), np.int32)
-        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
-        cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
-        _, found, _ = cv2.kmeans(pts, n, start, criteria, 3, cv2.KMEANS_PP_CENTERS)
-        labels = np.asarray(found, np.int32).ravel()
-    misfit = 0.0
-    for k in range(n):
-        part = pts[labels == k]
-        if len(part) < 3:
-            misfit += 4.0
-            continue
-        (_, _), (w, h), _ = cv2.minAreaRect(part)
-        misfit += abs(np.log((w + 0.5) / side)) + abs(np.log((h + 0.5) / side))  # + half a (halved) pixel
-    return misfit / n
+REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
 
 
 def _peak(mask: Mask) -> float:
