@@ -191,13 +191,14 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     lone = (ratio < 1.5) & (peaks > 0.8 * ref_peak) & (peaks < 1.25 * ref_peak)
     footprint = float(np.median(areas[lone])) if lone.any() else float((side - 2) ** 2)
     footprint = max(footprint, 1.0)
+    measured = bool(lone.any())
     # Specks far smaller than any cube, even half-seen, are changed artwork or light; outside the
     # yard only arms matter. What is left are the cubes, whose splits check the footprint.
     counted = [i for i, (b, inside) in enumerate(zip(blobs, in_yard, strict=True))
                if inside and b.area >= SPECK * footprint]
     shapes = _Shapes([footprints[i] for i in counted])
     footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / 20.0 * 0.75) ** 2,
-                                  (yard_width / 12.0 * 1.2) ** 2)
+                                  (yard_width / 12.0 * 1.2) ** 2, measured)
     numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
     result.side, result.footprint = side, footprint
     worst = 0.0
@@ -300,7 +301,7 @@ class _Shapes:
 
 
 def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: float, smallest: float,
-                      largest: float) -> float:
+                      largest: float, measured: bool = True) -> float:
     """Check the footprint measured on lone-looking blobs against the other readings of the yard.
 
     When no cube lies alone (a 2×2 block, a row of three) or a pair passed for one, the measured
@@ -311,12 +312,15 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     def misfit(size: float) -> float:
         return sum(shapes.number(i, float(a), size)[1] for i, a in enumerate(areas))
 
+    # A footprint measured on lone cubes is wrong by a factor of two at most; one guessed from the
+    # blobs' widths (no lone cube seen, ragged blobs) may be anything a cube can be.
+    low, high = (max(smallest, 0.55 * footprint), min(largest, 1.6 * footprint)) if measured else (smallest, largest)
     candidates = {footprint}
     for i, a in enumerate(areas):
         if shapes.solid(i) > 0.85:
             for n in (1, 2, 3):
                 size = float(a) / n
-                if max(smallest, 0.55 * footprint) <= size <= min(largest, 1.6 * footprint):
+                if low <= size <= high:
                     candidates.add(size)
     if len(candidates) == 1:
         return footprint
