@@ -198,7 +198,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
                if inside and b.area >= SPECK * footprint]
     shapes = _Shapes([footprints[i] for i in counted])
     footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / 20.0 * 0.75) ** 2,
-                                  (yard_width / 12.0 * 1.2) ** 2, measured)
+                                  (yard_width / 12.0 * 1.35) ** 2, measured)
     numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
     result.side, result.footprint = side, footprint
     worst = 0.0
@@ -297,7 +297,7 @@ class _Shapes:
             cost = 0.5 * ((cubes - n) / (AREA_SPREAD * np.sqrt(n))) ** 2 + SHAPE_WEIGHT * float(misfit)
             if cost < best_cost:
                 best, best_cost = n, cost
-        return best, (best_cost if best_cost < float("inf") else 0.0)
+        return best, (best_cost if best_cost < float("inf") else UNSPLITTABLE)
 
 
 def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: float, smallest: float,
@@ -305,7 +305,7 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     """Check the footprint measured on lone-looking blobs against the other readings of the yard.
 
     When no cube lies alone (a 2×2 block, a row of three) or a pair passed for one, the measured
-    footprint is off by a third or a half. Every solid blob of one, two or three cubes offers another
+    footprint is off by a third or a half. Every solid blob of one to four cubes offers another
     footprint; the one under which all blobs split best into cube-sized squares (area and shape) wins,
     if clearly better. Shape rules out the halves and doubles that fit areas alone just as well.
     """
@@ -314,22 +314,31 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
 
     # A footprint measured on lone cubes is wrong by a factor of two at most; one guessed from the
     # blobs' widths (no lone cube seen, ragged blobs) may be anything a cube can be.
-    low, high = (max(smallest, 0.55 * footprint), min(largest, 1.6 * footprint)) if measured else (smallest, largest)
-    candidates = {footprint}
+    # A footprint larger than any cube's came from a blob that only looked lone: a 2×2 block is square
+    # too. Then only the other readings count.
+    plausible = smallest <= footprint <= largest
+    if measured and plausible:
+        low, high = max(smallest, 0.45 * footprint), min(largest, 1.6 * footprint)
+    else:
+        low, high = smallest, largest
+    candidates = {footprint} if plausible else set()
     for i, a in enumerate(areas):
         if shapes.solid(i) > 0.85:
-            for n in (1, 2, 3):
+            for n in (1, 2, 3, 4):
                 size = float(a) / n
                 if low <= size <= high:
                     candidates.add(size)
-    if len(candidates) == 1:
+    if not candidates or candidates == {footprint}:
         return footprint
     costs = {size: misfit(size) for size in candidates}
     best = min(costs, key=lambda size: costs[size])
+    if not plausible:
+        return best
     return best if costs[best] < costs[footprint] - REFIT_MARGIN else footprint
 
 
 REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
+UNSPLITTABLE = 10.0  # the cost of a blob too small to split into as many parts as its area asks
 
 
 def _peak(mask: Mask) -> float:

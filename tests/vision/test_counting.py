@@ -55,6 +55,21 @@ def test_touching_cubes(layout: list[tuple[str, float, float]], expected: dict[s
     assert reading.counts() == expected
 
 
+@pytest.mark.parametrize(("layout", "expected"), [
+    # No cube lies alone, so none shows the cube size directly: the splits into squares must.
+    ([("iron", 5, 4), ("iron", 6, 4), ("stone", 5, 5), ("stone", 6, 5)], counts(iron=2, stone=2)),
+    ([("coal", 3, 3), ("coal", 4, 3), ("iron", 5, 3), ("event", 9, 6), ("event", 10, 6), ("iron", 11, 6)],
+     counts(iron=2, coal=2, event=2)),
+    ([("iron", 3, 6), ("iron", 4, 6), ("iron", 4, 7), ("stone", 10, 3), ("stone", 10, 4)], counts(iron=3, stone=2)),
+])
+@pytest.mark.parametrize("tilt", [5.0, 22.0])
+def test_clusters_without_a_lone_cube(layout: list[tuple[str, float, float]], expected: dict[str, int],
+                                      tilt: float) -> None:
+    reader = YardReader(build_profile(shoot(plain_scene(tilt_deg=tilt))))
+    reading = reader.read(shoot(with_cubes(layout, angle=25.0, tilt_deg=tilt), EVENING, seed=3)).reading
+    assert reading.counts() == expected
+
+
 def test_an_empty_yard_under_other_light_has_no_cubes() -> None:
     reader = YardReader(build_profile(shoot(plain_scene())))
     reading = reader.read(shoot(plain_scene(aim_mm=(4.0, -3.0), tilt_deg=14.0), EVENING, seed=9)).reading
