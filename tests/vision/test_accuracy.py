@@ -1,7 +1,8 @@
 """End to end on generated scenes: calibrate on the empty yard, count a changed, nudged, re-lit yard.
 
-The seeds here are not the ones the algorithm was developed on. The bars below are what the reader
-reaches today (see tests/bench/bench_vision.py for the full numbers); the project's goal is 95 %.
+The seeds here are not the ones the algorithm was developed on. The bars below sit a little under what
+the reader reaches today, so a platform's rounding cannot fail them but a real step back does (see
+tests/bench/bench_vision.py for the full numbers); the project's goal is 95 %.
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ def exact_share(pairs: list[ScenePair]) -> float:
 
 @pytest.mark.slow
 def test_exact_counts_on_generated_scenes() -> None:
-    assert exact_share([scene_pair(5000 + i) for i in range(60)]) >= 0.8  # 53 of 60 today
+    assert exact_share([scene_pair(5000 + i) for i in range(60)]) >= 0.88  # 56 of 60 today (53 before)
 
 
 @pytest.mark.slow
 def test_exact_counts_on_a_different_scene_style() -> None:
-    assert exact_share([alt_scene_pair(7000 + i) for i in range(30)]) >= 0.7  # 23 of 30 today
+    assert exact_share([alt_scene_pair(7000 + i) for i in range(30)]) >= 0.8  # 26 of 30 today (23 before)
 
 
 @pytest.mark.slow
