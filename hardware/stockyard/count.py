@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from hardware.stockyard.classify import KINDS, classify, skin_fraction
+from hardware.stockyard.classify import KINDS, classify, lit_colour, saturation, skin_fraction
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
 
@@ -341,6 +341,15 @@ REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
 UNSPLITTABLE = 10.0  # the cost of a blob too small to split into as many parts as its area asks
 
 
+def _painted(bgr: NDArray[np.float32]) -> bool:
+    """Clearly coloured, and bright enough for its colour to be more than noise: no stone, coal or
+    event cube looks like that once the frame's white balance is corrected."""
+    return float(bgr.max()) > 0.3 and saturation(bgr) > NOT_A_CUBE_SATURATION
+
+
+NOT_A_CUBE_SATURATION = 0.5
+
+
 def _peak(mask: Mask) -> float:
     if not mask.any():
         return 0.0
@@ -389,7 +398,10 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
             # Next to another cube, keep to the middle of this one: its rim borrows the neighbour's colour.
             cx, cy = xs[sel].mean(), ys[sel].mean()
             use &= (xs - cx) ** 2 + (ys - cy) ** 2 <= (CENTRE_SHARE * side) ** 2
-        verdict = classify(pixels[use] if np.count_nonzero(use) >= 6 else pixels[sel])
+        chosen = pixels[use] if np.count_nonzero(use) >= 6 else pixels[sel]
+        verdict = classify(chosen)
+        if verdict.kind != "iron" and _painted(lit_colour(chosen)):
+            continue  # strongly coloured but not orange: printed artwork the new light changed, not a cube
         pts = np.column_stack([xs[sel] + blob.x, ys[sel] + blob.y]).astype(np.int32)
         hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.int32)
         centre = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
