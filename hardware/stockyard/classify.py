@@ -18,7 +18,7 @@ KINDS = ("iron", "stone", "coal", "event")
 OUTLINE = {"iron": (0, 140, 255), "stone": (160, 160, 160), "coal": (40, 40, 40), "event": (255, 255, 255)}
 
 COAL_BELOW = 0.28
-EVENT_ABOVE = 0.74
+EVENT_ABOVE = 0.78  # the lighter stone paints reach ~0.72 lit, event cubes ~0.85 and up: split the gap
 IRON_WARMTH = 0.22  # red minus blue, normalised
 IRON_SATURATION = 0.45
 

@@ -67,6 +67,7 @@ def _cube_pixels(top: tuple[float, float, float], side_factor: float) -> np.ndar
     ((0.52, 0.53, 0.51), "stone"),
     ((0.40, 0.40, 0.42), "stone"),  # darker grey
     ((0.62, 0.62, 0.60), "stone"),  # lighter grey
+    ((0.74, 0.75, 0.74), "stone"),  # the lightest stone paint under a bright lamp: not yet an event cube
     ((0.06, 0.06, 0.07), "coal"),
     ((0.16, 0.15, 0.16), "coal"),
     ((0.95, 0.97, 0.96), "event"),
