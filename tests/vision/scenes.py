@@ -168,11 +168,11 @@ class ScenePair:
     scene: YardScene
 
 
-def scene_pair(seed: int, *, counts: dict[str, int] | None = None, hand: bool = False,
-               touching: float = 0.35, max_tilt: float = 30.0) -> ScenePair:
-    rng = np.random.default_rng(seed)
-    scene = random_scene(rng, max_tilt=max_tilt)
-    calibration = apply_lighting(render(scene), random_lighting(rng), rng)
+def play_scene(scene: YardScene, counts: dict[str, int] | None, rng: np.random.Generator, touching: float,
+               most: int = 15) -> tuple[YardScene, dict[str, int]]:
+    """The scene at play time: the camera nudged a little since calibration (kept in view), the cubes
+    scattered (`counts`, or random ones of at most `most` cubes, drawn after the nudge so seeds keep their
+    scenes), and the true counts of what was scattered."""
     play = dataclasses.replace(scene, camera=scene.camera)
     for _ in range(20):
         play.camera = nudge(scene.camera, rng)
@@ -180,11 +180,21 @@ def scene_pair(seed: int, *, counts: dict[str, int] | None = None, hand: bool = 
             break
     else:
         play.camera = scene.camera
-    wanted = counts if counts is not None else random_counts(rng)
-    play.cubes = scatter_cubes(wanted, play, rng, touching=touching)
+    if counts is None:
+        counts = random_counts(rng, most=most)
+    play.cubes = scatter_cubes(counts, play, rng, touching=touching)
     got = {k: 0 for k in ("iron", "stone", "coal", "event")}
     for cube in play.cubes:
         got[cube.kind] += 1
+    return play, got
+
+
+def scene_pair(seed: int, *, counts: dict[str, int] | None = None, hand: bool = False,
+               touching: float = 0.35, max_tilt: float = 30.0) -> ScenePair:
+    rng = np.random.default_rng(seed)
+    scene = random_scene(rng, max_tilt=max_tilt)
+    calibration = apply_lighting(render(scene), random_lighting(rng), rng)
+    play, got = play_scene(scene, counts, rng, touching=touching)
     image = render(play)
     if hand:
         yw, yh = play.yard_mm

@@ -7,14 +7,13 @@ paints (a redder iron, lighter stone, brownish coal, ivory event), harder shadow
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import cv2
 import numpy as np
 
-from hardware.yard_render import CameraPose, YardScene, render, scatter_cubes
-from tests.vision.scenes import ScenePair, Shot, _fits, apply_lighting, nudge, random_counts, random_lighting
+from hardware.yard_render import CameraPose, YardScene, render
+from tests.vision.scenes import ScenePair, Shot, _fits, apply_lighting, play_scene, random_lighting
 
 ALT_PALETTE = {"iron": (35, 85, 215), "stone": (150, 152, 150), "coal": (35, 38, 45), "event": (215, 228, 232)}
 
@@ -65,15 +64,5 @@ def alt_scene_pair(seed: int) -> ScenePair:
             break
     assert scene is not None
     calibration = apply_lighting(render(scene), random_lighting(rng), rng)
-    play = dataclasses.replace(scene)
-    for _ in range(20):
-        play.camera = nudge(scene.camera, rng)
-        if _fits(play):
-            break
-    else:
-        play.camera = scene.camera
-    play.cubes = scatter_cubes(random_counts(rng, most=12), play, rng, touching=0.3)
-    got = {k: 0 for k in ("iron", "stone", "coal", "event")}
-    for c in play.cubes:
-        got[c.kind] += 1
+    play, got = play_scene(scene, None, rng, touching=0.3, most=12)
     return ScenePair(calibration, Shot(apply_lighting(render(play), random_lighting(rng), rng), got), play)
