@@ -570,7 +570,7 @@ def play_round(view: View, me: Me, board: Board, placed: dict[str, list[int | No
                         me.start = True
                 else:
                     _others_take(board)
-            elif area == "B" and s.extra_build_open:
+            elif area == "E" or (area == "B" and s.extra_build_open):  # the extra Build area builds like E
                 if mine:
                     _best_build(view, me, board)
                 else:
@@ -588,11 +588,6 @@ def play_round(view: View, me: Me, board: Board, placed: dict[str, list[int | No
                     me.steel -= _lay(view, board, _lay_amount(view, player, me.train), me, me.steel)
                 else:
                     _lay(view, board, _lay_amount(view, who, other.train), None, other.steel)
-            elif area == "E":
-                if mine:
-                    _best_build(view, me, board)
-                else:
-                    _others_build(view, board, who)
             elif area == "F":
                 if mine:
                     _best_contract(view, me, board)
