@@ -319,7 +319,7 @@ def _sample_counts(rng: Rng) -> dict[str, int]:
 def _group_cells(rng: Rng, remaining: int) -> list[tuple[float, float]]:
     """Lattice cells of one group of cubes as players leave them: singles, pairs, rows, clusters, blocks."""
     shapes = ["single", "pair", "row", "cluster", "block"]
-    weights = np.array([0.34, 0.26, 0.12, 0.18, 0.10])
+    weights = np.array([0.45, 0.22, 0.10, 0.15, 0.08])
     while True:
         shape = str(rng.choice(shapes, p=weights))
         if shape == "single":
@@ -340,22 +340,24 @@ def _group_cells(rng: Rng, remaining: int) -> list[tuple[float, float]]:
             return [(float(i), float(j)) for i, j in sorted(cells)]
 
 
-def _arrange_group(rng: Rng, cells: list[tuple[float, float]], size: float) -> list[tuple[float, float, float]]:
-    """Cubes of a group pushed together: touching, a little crooked, never overlapping."""
-    pitch = size + rng.uniform(0.0, 0.25)
+def _arrange_group(rng: Rng, cells: list[tuple[float, float]], sizes: list[float]) -> list[F64]:
+    """Cubes of a group pushed together: touching, a little crooked, never overlapping (squares in mm,
+    around the group's middle)."""
+    pitch = max(sizes) + rng.uniform(0.0, 0.25)
     local = np.array(cells) * pitch
     local -= local.mean(axis=0)
-    placed: list[tuple[float, float, float]] = []
-    for x, y in local:
+    placed: list[F64] = []
+    for (x, y), size in zip(local, sizes, strict=True):
         angle = math.radians(rng.normal(0, 3.0))
-        for _ in range(60):  # slide outwards until it no longer cuts into a neighbour
-            sq = _square(x, y, angle, size)
-            hit = [p for p in placed if _overlap(sq, _square(p[0], p[1], p[2], size)) > 0.01]
+        centre = np.array([x, y])
+        for _ in range(80):  # slide outwards until it no longer cuts into a neighbour
+            sq = _square(centre[0], centre[1], angle, size)
+            hit = [p for p in placed if _overlap(sq, p) > 0.005]
             if not hit:
                 break
-            away = np.array([x, y]) - np.array(hit[0][:2])
-            x, y = np.array([x, y]) + away / (np.linalg.norm(away) + 1e-9) * 0.05
-        placed.append((float(x), float(y), angle))
+            away = centre - hit[0].mean(axis=0)
+            centre = centre + away / (np.linalg.norm(away) + 1e-9) * 0.05
+        placed.append(_square(centre[0], centre[1], angle, size))
     return placed
 
 
@@ -381,22 +383,20 @@ def _place_cubes(rng: Rng, layout: YardLayout, counts: dict[str, int]) -> list[C
             groups = [[c] for c in cells] if split else [cells]
             done = 0
             for group in groups:
+                sizes = [size + float(rng.normal(0, 0.12)) for _ in group]  # wooden cubes are not all alike
+                arranged = _arrange_group(rng, group, sizes)
                 for _ in range(150):
-                    arranged = _arrange_group(rng, [(0.0, 0.0)] if split else group, size)
                     turn = rng.uniform(0, math.pi / 2)
-                    cx = rng.uniform(0, layout.w)
-                    cy = rng.uniform(0, layout.h)
                     c, s = math.cos(turn), math.sin(turn)
-                    cand = []
-                    for x, y, a in arranged:
-                        e = size + rng.normal(0, 0.12)  # wooden cubes are not all alike
-                        cand.append((cx + c * x - s * y, cy + s * x + c * y, a + turn, e))
-                    sqs = [_square(*p) for p in cand]
-                    if all(free(q) for q in sqs) and all(
-                            _overlap(sqs[i], sqs[j]) <= 0.02 for i in range(len(sqs)) for j in range(i)):
+                    move = np.array([[c, s], [-s, c]])
+                    at = np.array([rng.uniform(0, layout.w), rng.uniform(0, layout.h)])
+                    sqs = [sq @ move + at for sq in arranged]
+                    if all(free(q) for q in sqs):
                         squares.extend(sqs)
-                        poses.extend(cand)
-                        done += len(cand)
+                        for sq, e in zip(sqs, sizes, strict=True):
+                            mid, edge = sq.mean(axis=0), sq[1] - sq[0]
+                            poses.append((float(mid[0]), float(mid[1]), math.atan2(edge[1], edge[0]), e))
+                        done += len(sqs)
                         break
             if done or split:
                 remaining -= len(cells)
@@ -1017,21 +1017,20 @@ def _draw_cube(img: F32, view: View, c: Cube, light: Light) -> None:
     cam = view.cam
     ldir = light.direction()
     lit = light.board_irradiance()
-    faces: list[tuple[F64, F64]] = [(top, _UP)]
+    faces: list[tuple[F64, F64, bool]] = [(top, _UP, True)]
     for i in range(4):
         j = (i + 1) % 4
         quad = np.array([top[i], top[j], bottom[j], bottom[i]])
         mid = quad.mean(axis=0)
         normal = mid - np.array([c.x, c.y, -c.size / 2])
-        faces.append((quad, normal / np.linalg.norm(normal)))
+        faces.append((quad, normal / np.linalg.norm(normal), False))
     corners_px = cam.project(np.vstack([bottom, top]))
     tiles = []
-    for quad, normal in faces:
+    for quad, normal, is_top in faces:
         mid = quad.mean(axis=0)
         to_cam = cam.centre - mid
         if normal @ to_cam <= 0:
             continue  # facing away from the camera
-        is_top = normal is _UP
         amb = light.ambient * (1.0 if is_top else 0.8)  # a side sees half the room, and the board
         shade = (amb + (1 - light.ambient) * max(0.0, float(normal @ ldir))) / lit
         half = ldir + to_cam / np.linalg.norm(to_cam)
