@@ -25,7 +25,10 @@ Mask = NDArray[np.uint8]
 COLOUR_WEIGHT = 0.5  # colour against place when splitting a cluster (place in cube sides)
 SPECK = 0.35  # a blob under this share of one cube's footprint is not a cube
 CENTRE_SHARE = 0.4  # a clustered cube's colour is read within this many sides of its middle
-NARROW_FACTOR = 0.7  # markers outside the yard make it narrower than the marker quad
+# Cubes are 1/20 to 1/12 of the yard (marker centre to marker centre) wide; with blur and shadow a
+# blob may look a third wider, and markers outside the yard make the yard narrower than the markers.
+WIDEST = 12.0 / 1.35  # the widest cube: this fraction of the yard's width
+NARROWEST = 20.0 / 0.7
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,8 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float
             side = new_side
             break
         side = 0.5 * (side + new_side)
+    # Ragged or speckled frames can talk the estimate below any cube's size: no cube is outside the range.
+    side = float(np.clip(side, narrowest, widest))
     footprints = [unsmear(b, camera, side) for b in blobs]
     return footprints, side
 
@@ -179,9 +184,8 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     result = CubeCount()
     if not blobs:
         return result
-    # Cubes are 1/20 to 1/12 of the yard wide; with blur and shadow a blob may look a little wider.
-    footprints, side = footprints_and_side(blobs, camera, widest=yard_width / 12.0 * 1.35,
-                                           narrowest=yard_width / 20.0 * NARROW_FACTOR)
+    footprints, side = footprints_and_side(blobs, camera, widest=yard_width / WIDEST,
+                                           narrowest=yard_width / NARROWEST)
     areas = np.array([_core_area(f) for f in footprints])
     peaks = np.array([_peak(f) for f in footprints])
     # Lone cubes: one side wide (like the narrowest blobs) and about square (area ≈ (2·peak)²); a row
@@ -197,13 +201,13 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     counted = [i for i, (b, inside) in enumerate(zip(blobs, in_yard, strict=True))
                if inside and b.area >= SPECK * footprint]
     shapes = _Shapes([footprints[i] for i in counted])
-    footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / 20.0 * 0.75) ** 2,
-                                  (yard_width / 12.0 * 1.35) ** 2, measured)
+    footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / NARROWEST) ** 2,
+                                  (yard_width / WIDEST) ** 2, measured)
     numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
     result.side, result.footprint = side, footprint
     worst = 0.0
     total_area = float(sum(b.area for b in blobs))
-    largest_cube = (yard_width / 11.0) ** 2  # no cube is wider than ~1/11 of the yard
+    largest_cube = (yard_width / WIDEST) ** 2
     for i, (blob, area, inside) in enumerate(zip(blobs, areas, in_yard, strict=True)):
         if blob.area < SPECK * footprint:
             continue
@@ -319,6 +323,10 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     plausible = smallest <= footprint <= largest
     if measured and plausible:
         low, high = max(smallest, 0.45 * footprint), min(largest, 1.6 * footprint)
+    elif plausible:
+        # Guessed from the blobs' widths: a whole cube wide, so the footprint is not far off either; a
+        # half-size footprint (every cube counted twice) splits noisy masks as well as the true one.
+        low, high = max(smallest, GUESS_LOW * footprint), min(largest, 1.6 * footprint)
     else:
         low, high = smallest, largest
     candidates = {footprint} if plausible else set()
@@ -337,6 +345,7 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     return best if costs[best] < costs[footprint] - REFIT_MARGIN else footprint
 
 
+GUESS_LOW = 0.75  # a footprint guessed from widths: the smallest share of the guess a refit may choose
 REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
 UNSPLITTABLE = 10.0  # the cost of a blob too small to split into as many parts as its area asks
 

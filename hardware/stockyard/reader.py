@@ -11,11 +11,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.count import CubeCount, count_cubes
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import yard_aspect
 from hardware.stockyard.profile import YardProfile, smooth
-from hardware.stockyard.segment import EmptyYard, evidence, foreground, match_gain
+from hardware.stockyard.segment import EmptyYard, evidence, foreground, luminance, match_gain
 from tableassist.ports import YardReading
 
 
@@ -47,6 +48,7 @@ class YardReader:
         view = profile.view
         self._yard_area = float(view.width * view.height)
         self._empty = EmptyYard(profile.colours)
+        self._blurred: dict[float, EmptyYard] = {}
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
         view = self.profile.view
@@ -63,7 +65,8 @@ class YardReader:
         allowed = np.asarray(cv2.bitwise_and(cv2.bitwise_and(frame.valid, self.profile.valid),
                                              cv2.bitwise_not(frame.markers)), np.uint8)
         colours = match_gain(smooth(frame.colours), self.profile.colours, allowed)
-        score = evidence(colours, self._empty)
+        colours, empty = self._match_sharpness(colours, allowed)
+        score = evidence(colours, empty, allowed)
         mask = foreground(score, allowed)
         # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
         seen = frame.valid.copy()
@@ -81,6 +84,45 @@ class YardReader:
         reading = YardReading(iron=c["iron"], stone=c["stone"], coal=c["coal"], event=c["event"],
                               confidence=round(count.confidence, 3), unsure=count.unsure)
         return FrameReading(reading, count, frame, mask)
+
+
+    def _match_sharpness(self, colours: FloatImage, allowed: NDArray[np.uint8]) -> tuple[FloatImage, EmptyYard]:
+        """Blur whichever of the frame and the empty yard is sharper until the two agree best.
+
+        A camera refocuses, and a photo of the empty yard may be soft where play is crisp (or the other
+        way round): the board's fine print then differs everywhere and reads as cubes. Most of the yard
+        is bare board, so the blur under which the median difference is least is the one that matches.
+        """
+        step = 2
+        ok = allowed[::step, ::step] > 0
+        if not ok.any():
+            return colours, self._empty
+        lum_now = luminance(colours)
+        lum_then = self._empty.lum
+
+        def misfit(now: NDArray[np.float32], then: NDArray[np.float32]) -> float:
+            return float(np.median(np.abs(now[::step, ::step][ok] - then[::step, ::step][ok])))
+
+        best, best_cost = (0.0, 0.0), misfit(lum_now, lum_then)
+        for sigma in BLURS:
+            cost = misfit(np.asarray(cv2.GaussianBlur(lum_now, (0, 0), sigma), np.float32), lum_then)
+            if cost < best_cost:
+                best, best_cost = (sigma, 0.0), cost
+            cost = misfit(lum_now, np.asarray(cv2.GaussianBlur(lum_then, (0, 0), sigma), np.float32))
+            if cost < best_cost:
+                best, best_cost = (0.0, sigma), cost
+        now_sigma, then_sigma = best
+        if now_sigma > 0:
+            colours = np.asarray(cv2.GaussianBlur(colours, (0, 0), now_sigma), np.float32)
+        if then_sigma > 0:
+            if then_sigma not in self._blurred:
+                self._blurred[then_sigma] = EmptyYard(np.asarray(
+                    cv2.GaussianBlur(self.profile.colours, (0, 0), then_sigma), np.float32))
+            return colours, self._blurred[then_sigma]
+        return colours, self._empty
+
+
+BLURS = (0.6, 1.0, 1.5, 2.2)  # Gaussian sigmas tried, canvas pixels
 
 
 class Stabiliser:

@@ -53,7 +53,22 @@ class EmptyYard:
         self.var = np.asarray(cv2.boxFilter(self.lum * self.lum, -1, _WINDOW), np.float32) - self.mean ** 2
 
 
-def evidence(colours: FloatImage, empty: EmptyYard) -> NDArray[np.float32]:
+def _noise_scale(term: NDArray[np.float32], allowed: Mask | None, typical: float) -> float:
+    """How many times noisier than usual a term is over the bare board in this frame (at least 1).
+
+    Most of the yard is bare board, so a term's upper-quartile value there is its noise: sensor noise
+    at a low exposure, or fine print the two photos render differently. Thresholds rise with it, so
+    noise does not read as cubes; a clean frame keeps the usual thresholds.
+    """
+    if allowed is None:
+        return 1.0
+    sample = term[::3, ::3][allowed[::3, ::3] > 0]
+    if len(sample) < 100:
+        return 1.0
+    return max(1.0, float(np.percentile(sample, 75)) / typical)
+
+
+def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None) -> NDArray[np.float32]:
     """How strongly each pixel differs from the empty yard: 1 = at threshold."""
     lum = luminance(colours)
     lum_eps = lum + _EPS
@@ -64,10 +79,12 @@ def evidence(colours: FloatImage, empty: EmptyYard) -> NDArray[np.float32]:
     shift = np.asarray(cv2.transform(outside, _SUM), np.float32)
     # Chromaticity of near-black pixels is mostly noise; let darkness speak for them instead.
     shift *= np.clip(np.minimum(lum, empty.lum) * (1 / 0.12), 0, 1)
-    score = np.maximum(np.maximum(darker * (1 / DARKER), brighter * (1 / BRIGHTER)), shift * (1 / CHROMA))
+    shift = shift * (1 / (CHROMA * _noise_scale(shift, allowed, 0.3 * CHROMA)))
+    score = np.maximum(np.maximum(darker * (1 / DARKER), brighter * (1 / BRIGHTER)), shift)
     # A grey cube on grey artwork barely differs in colour, but it hides the artwork's texture: a
     # change of local structure (lighting-invariant) counts where the colour differs at least a little.
-    texture = structure_change(lum, empty) * (1 / STRUCTURE)
+    texture = structure_change(lum, empty)
+    texture = texture * (1 / (STRUCTURE * _noise_scale(texture, allowed, 0.35 * STRUCTURE)))
     score = np.maximum(score, np.minimum(texture, score * (1 / TEXTURE_GATE)))
     return np.asarray(score, np.float32)
 
