@@ -266,7 +266,7 @@ class _Shapes:
                 start = np.zeros((len(pts), 1), np.int32)
                 criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
                 cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
-                _, found, _ = cv2.kmeans(pts, n, start, criteria, 3, cv2.KMEANS_PP_CENTERS)
+                _, found, _ = cv2.kmeans(pts, n, start, criteria, 2, cv2.KMEANS_PP_CENTERS)
                 labels = np.asarray(found, np.int32).ravel()
             dims = []
             for k in range(n):
@@ -322,7 +322,7 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     # too. Then only the other readings count.
     plausible = smallest <= footprint <= largest
     if measured and plausible:
-        low, high = max(smallest, 0.45 * footprint), min(largest, 1.6 * footprint)
+        low, high = max(smallest, MEASURED_LOW * footprint), min(largest, 1.6 * footprint)
     elif plausible:
         # Guessed from the blobs' widths: a whole cube wide, so the footprint is not far off either; a
         # half-size footprint (every cube counted twice) splits noisy masks as well as the true one.
@@ -342,10 +342,14 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     best = min(costs, key=lambda size: costs[size])
     if not plausible:
         return best
-    return best if costs[best] < costs[footprint] - REFIT_MARGIN else footprint
+    # Far smaller than the lone cubes measured means every cube counts twice: that needs clear evidence.
+    margin = REFIT_MARGIN if best >= GUESS_LOW * footprint else HALVING_MARGIN
+    return best if costs[best] < costs[footprint] - margin else footprint
 
 
+MEASURED_LOW = 0.45  # a footprint measured on lone-looking cubes: the smallest share of it a refit may choose
 GUESS_LOW = 0.75  # a footprint guessed from widths: the smallest share of the guess a refit may choose
+HALVING_MARGIN = 6.0  # the cost a refit to under GUESS_LOW of a measured footprint must save
 REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
 UNSPLITTABLE = 10.0  # the cost of a blob too small to split into as many parts as its area asks
 
@@ -387,12 +391,16 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
         lum = pixels.mean(axis=1)
         warmth = pixels[:, 2] - pixels[:, 0]
         # Mostly by place: colour weighs little, or a cube's shaded sides would split off its lit top.
-        features = np.column_stack([xs / side, ys / side, COLOUR_WEIGHT * lum, COLOUR_WEIGHT * warmth])
+        features = np.column_stack([xs / side, ys / side, COLOUR_WEIGHT * lum, COLOUR_WEIGHT * warmth]).astype(
+            np.float32)
+        # Centres from every third pixel (as good, three times quicker), then every pixel to its nearest.
+        sample = features[::3] if len(features) >= 3 * 4 * n else features
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
-        best = np.zeros((len(features), 1), np.int32)
+        best = np.zeros((len(sample), 1), np.int32)
         cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
-        _, found, _ = cv2.kmeans(features.astype(np.float32), n, best, criteria, 3, cv2.KMEANS_PP_CENTERS)
-        labels = found.ravel().astype(np.int32)
+        _, _, centres = cv2.kmeans(sample, n, best, criteria, 2, cv2.KMEANS_PP_CENTERS)
+        distances = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        labels = np.argmin(distances, axis=1).astype(np.int32)
     # Colour from the blob's core: its rim mixes in the board (and the cube's shadow on it).
     padded = cv2.copyMakeBorder(blob.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     depth = cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]

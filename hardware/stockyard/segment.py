@@ -62,7 +62,7 @@ def _noise_scale(term: NDArray[np.float32], allowed: Mask | None, typical: float
     """
     if allowed is None:
         return 1.0
-    sample = term[::3, ::3][allowed[::3, ::3] > 0]
+    sample = term[::4, ::4][allowed[::4, ::4] > 0]
     if len(sample) < 100:
         return 1.0
     return max(1.0, float(np.percentile(sample, 75)) / typical)
