@@ -56,16 +56,17 @@ class EmptyYard:
 def _noise_scale(term: NDArray[np.float32], allowed: Mask | None, typical: float) -> float:
     """How many times noisier than usual a term is over the bare board in this frame (at least 1).
 
-    Most of the yard is bare board, so a term's upper-quartile value there is its noise: sensor noise
-    at a low exposure, or fine print the two photos render differently. Thresholds rise with it, so
-    noise does not read as cubes; a clean frame keeps the usual thresholds.
+    Most of the yard is bare board, so a term's median there is its noise: sensor noise at a low
+    exposure, or fine print the two photos render differently. Thresholds rise with it, so noise does
+    not read as cubes; a clean frame keeps the usual thresholds. (The median, not a higher quantile:
+    a hand may cover a third of the view and must not raise the thresholds that make it seen.)
     """
     if allowed is None:
         return 1.0
     sample = term[::4, ::4][allowed[::4, ::4] > 0]
     if len(sample) < 100:
         return 1.0
-    return max(1.0, float(np.percentile(sample, 75)) / typical)
+    return max(1.0, float(np.median(sample)) / typical)
 
 
 def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None) -> NDArray[np.float32]:
@@ -79,12 +80,12 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     shift = np.asarray(cv2.transform(outside, _SUM), np.float32)
     # Chromaticity of near-black pixels is mostly noise; let darkness speak for them instead.
     shift *= np.clip(np.minimum(lum, empty.lum) * (1 / 0.12), 0, 1)
-    shift = shift * (1 / (CHROMA * _noise_scale(shift, allowed, 0.3 * CHROMA)))
+    shift = shift * (1 / (CHROMA * _noise_scale(shift, allowed, 0.13 * CHROMA)))
     score = np.maximum(np.maximum(darker * (1 / DARKER), brighter * (1 / BRIGHTER)), shift)
     # A grey cube on grey artwork barely differs in colour, but it hides the artwork's texture: a
     # change of local structure (lighting-invariant) counts where the colour differs at least a little.
     texture = structure_change(lum, empty)
-    texture = texture * (1 / (STRUCTURE * _noise_scale(texture, allowed, 0.35 * STRUCTURE)))
+    texture = texture * (1 / (STRUCTURE * _noise_scale(texture, allowed, 0.16 * STRUCTURE)))
     score = np.maximum(score, np.minimum(texture, score * (1 / TEXTURE_GATE)))
     return np.asarray(score, np.float32)
 

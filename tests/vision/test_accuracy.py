@@ -2,7 +2,8 @@
 
 The seeds here are not the ones the algorithm was developed on. The bars below sit a little under what
 the reader reaches today, so a platform's rounding cannot fail them but a real step back does (see
-tests/bench/bench_vision.py for the full numbers); the project's goal is 95 %.
+tests/bench/bench_vision.py for the full numbers); the project's goal is 95 %, on scenes from a generator
+that is not ours: the independent one (tests/vision/scenes_indep.py) is the honest measure of that.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import pytest
 from hardware.stockyard import YardReader, build_profile
 from tests.vision.scenes import ScenePair, scene_pair
 from tests.vision.scenes_alt import alt_scene_pair
+from tests.vision.scenes_indep import IndepPair, indep_scene_pair
 
 
-def exact_share(pairs: list[ScenePair]) -> float:
+def exact_share(pairs: list[ScenePair] | list[IndepPair]) -> float:
     right = 0
     for pair in pairs:
         reading = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading
@@ -39,4 +41,20 @@ def test_hands_make_readings_unsure() -> None:
         pair = scene_pair(6000 + i, hand=True)
         reading = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading
         unsure += reading.unsure is not None
+    assert unsure >= 11
+
+
+@pytest.mark.slow
+def test_exact_counts_on_an_independent_generator() -> None:
+    # Written from the issue text without sight of the reader: other artwork, yard grounds the colour of
+    # the cubes, crowds of touching cubes, a soft calibration shot. Far below the goal today (21 of 40).
+    assert exact_share([indep_scene_pair(9000 + i) for i in range(40)]) >= 0.45
+
+
+@pytest.mark.slow
+def test_hands_of_the_independent_generator_make_readings_unsure() -> None:
+    unsure = 0
+    for i in range(12):
+        pair = indep_scene_pair(9500 + i, hand=True)
+        unsure += YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.unsure is not None
     assert unsure >= 11
