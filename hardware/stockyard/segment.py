@@ -87,7 +87,24 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     texture = structure_change(lum, empty)
     texture = texture * (1 / (STRUCTURE * _noise_scale(texture, allowed, 0.16 * STRUCTURE)))
     score = np.maximum(score, np.minimum(texture, score * (1 / TEXTURE_GATE)))
+    # A cube's painted face hides gravel and speckled print: where the yard was rough and is smooth now.
+    score = np.maximum(score, smoothing(lum, empty) * (1 / SMOOTHING))
     return np.asarray(score, np.float32)
+
+
+SMOOTHING = 0.6  # log ratio of relative texture: the yard here is ~45 % as rough as when empty
+_GRAIN = 0.03  # relative texture (std / mean) that sensor noise and a cube's own grain reach
+
+
+def smoothing(lum: NDArray[np.float32], empty: EmptyYard) -> NDArray[np.float32]:
+    """How much smoother the yard is here than when empty (log ratio of relative texture): a cube's
+    painted face covering gravel or speckled print. Noise only roughens, and the texture's strength,
+    unlike its exact pattern, survives refocusing and a nudge, so this holds where structure fails."""
+    m1 = cv2.boxFilter(lum, -1, _WINDOW)
+    var1 = np.maximum(cv2.boxFilter(lum * lum, -1, _WINDOW) - m1 * m1, 0)
+    rough_now = np.sqrt(var1) / (m1 + _EPS)
+    rough_then = np.sqrt(np.maximum(empty.var, 0)) / (empty.mean + _EPS)
+    return np.asarray(np.log((rough_then + _GRAIN) / (rough_now + _GRAIN)), np.float32)
 
 
 def structure_change(lum: NDArray[np.float32], empty: EmptyYard) -> NDArray[np.float32]:
