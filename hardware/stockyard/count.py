@@ -27,8 +27,8 @@ SPECK = 0.35  # a blob under this share of one cube's footprint is not a cube
 CENTRE_SHARE = 0.4  # a clustered cube's colour is read within this many sides of its middle
 # Cubes are 1/20 to 1/12 of the yard (marker centre to marker centre) wide; with blur and shadow a
 # blob may look a third wider, and markers outside the yard make the yard narrower than the markers.
-WIDEST = 12.0 / 1.35  # the widest cube: this fraction of the yard's width
-NARROWEST = 20.0 / 0.7
+WIDEST = 12.0 / 1.35  # the yard's width over the widest blob one cube makes
+NARROWEST = 20.0 / 0.7  # the yard's width over the narrowest
 
 
 @dataclass(frozen=True)

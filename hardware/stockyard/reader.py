@@ -86,7 +86,6 @@ class YardReader:
                               confidence=round(count.confidence, 3), unsure=count.unsure)
         return FrameReading(reading, count, frame, mask)
 
-
     def _match_sharpness(self, colours: FloatImage, allowed: NDArray[np.uint8]) -> tuple[FloatImage, EmptyYard]:
         """Blur whichever of the frame and the empty yard is sharper until the two agree best.
 
@@ -99,25 +98,22 @@ class YardReader:
         if np.count_nonzero(ok) < 100:
             return colours, self._empty
         lum_now = luminance(colours)
-        then = self._empty.lum[::step, ::step][ok]
 
-        def misfit(now: NDArray[np.float32]) -> float:
-            return float(np.median(np.abs(now[::step, ::step][ok] - then)))
+        def misfit(now: NDArray[np.float32], then: NDArray[np.float32]) -> float:
+            return float(np.median(np.abs(now[::step, ::step][ok] - then[::step, ::step][ok])))
 
         def softer_then(sigma: float) -> NDArray[np.float32]:
             if sigma not in self._softer_lum:  # the empty yard's blurs are the same every frame: keep them
                 self._softer_lum[sigma] = np.asarray(cv2.GaussianBlur(self._empty.lum, (0, 0), sigma), np.float32)
             return self._softer_lum[sigma]
 
-        best, best_cost = (0.0, 0.0), misfit(lum_now)
+        best, best_cost = (0.0, 0.0), misfit(lum_now, self._empty.lum)
         for sigma in BLURS:
-            cost = misfit(np.asarray(cv2.GaussianBlur(lum_now, (0, 0), sigma), np.float32))
-            if cost < best_cost:
-                best, best_cost = (sigma, 0.0), cost
-            soft = softer_then(sigma)[::step, ::step][ok]
-            cost = float(np.median(np.abs(lum_now[::step, ::step][ok] - soft)))
-            if cost < best_cost:
-                best, best_cost = (0.0, sigma), cost
+            softer_now = np.asarray(cv2.GaussianBlur(lum_now, (0, 0), sigma), np.float32)
+            for blurs, cost in (((sigma, 0.0), misfit(softer_now, self._empty.lum)),
+                                ((0.0, sigma), misfit(lum_now, softer_then(sigma)))):
+                if cost < best_cost:
+                    best, best_cost = blurs, cost
         now_sigma, then_sigma = best
         if now_sigma > 0:
             colours = np.asarray(cv2.GaussianBlur(colours, (0, 0), now_sigma), np.float32)
