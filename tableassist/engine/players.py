@@ -826,16 +826,22 @@ def _best_move(view: View, placed: dict[str, list[int | None]], me: Me, board: B
         for b, j in targets:
             if (a, i) == (b, j):
                 continue
-            trial = {k: list(v) for k, v in placed.items()}
-            trial[a][i - 1] = None
-            if b == "G":
-                trial["G"].append(view.player)
-            else:
-                trial[b][j - 1] = view.player
-            value = _round_worth(view, me, board, trial, ("A", 0))
+            value = _round_worth(view, me, board, _moved(placed, view.player, (a, i), (b, j)), ("A", 0))
             if value > best[0]:
                 best = (value, {"type": "move_labourer", "player": view.player, "from": [a, i], "to": [b, j]})
     return best
+
+
+def _moved(placed: dict[str, list[int | None]], player: int, src: tuple[str, int],
+           dst: tuple[str, int]) -> dict[str, list[int | None]]:
+    """The labourers as they would stand after one of `player`'s moves from `src` to `dst` (G has no spaces)."""
+    trial = {k: list(v) for k, v in placed.items()}
+    trial[src[0]][src[1] - 1] = None
+    if dst[0] == "G":
+        trial["G"].append(player)
+    else:
+        trial[dst[0]][dst[1] - 1] = player
+    return trial
 
 
 def _fogged(view: View, area: str, space: int) -> bool:
@@ -863,13 +869,7 @@ def choose_move(view: View, legal: list[Action], rng: random.Random) -> Action:
     scored = []
     for action in legal:
         (a, i), (b, j) = action["from"], action["to"]
-        trial = {k: list(v) for k, v in placed.items()}
-        trial[a][i - 1] = None
-        if b == "G":
-            trial["G"].append(view.player)
-        else:
-            trial[b][j - 1] = view.player
-        scored.append((_round_worth(view, me, board, trial, ("A", 0)), action))
+        scored.append((_round_worth(view, me, board, _moved(placed, view.player, (a, i), (b, j)), ("A", 0)), action))
     return _pick(scored, rng, 0.3)
 
 
