@@ -190,11 +190,16 @@ def play_scene(scene: YardScene, counts: dict[str, int] | None, rng: np.random.G
 
 
 def scene_pair(seed: int, *, counts: dict[str, int] | None = None, hand: bool = False,
-               touching: float = 0.35, max_tilt: float = 30.0) -> ScenePair:
+               touching: float = 0.35, max_tilt: float = 30.0, cubes_across: float | None = None,
+               most: int = 15) -> ScenePair:
+    """A calibration shot and a play shot of one random scene. `cubes_across` fixes the cube side at
+    that share of the yard's width (normally 1/12 to 1/20); `most` caps the cubes scattered."""
     rng = np.random.default_rng(seed)
     scene = random_scene(rng, max_tilt=max_tilt)
+    if cubes_across is not None:
+        scene = dataclasses.replace(scene, cube_mm=scene.yard_mm[0] / cubes_across)
     calibration = apply_lighting(render(scene), random_lighting(rng), rng)
-    play, got = play_scene(scene, counts, rng, touching=touching)
+    play, got = play_scene(scene, counts, rng, touching=touching, most=most)
     image = render(play)
     if hand:
         yw, yh = play.yard_mm
