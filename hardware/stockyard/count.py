@@ -25,10 +25,12 @@ Mask = NDArray[np.uint8]
 COLOUR_WEIGHT = 0.5  # colour against place when splitting a cluster (place in cube sides)
 SPECK = 0.35  # a blob under this share of one cube's footprint is not a cube
 CENTRE_SHARE = 0.4  # a clustered cube's colour is read within this many sides of its middle
-# Cubes are 1/20 to 1/12 of the yard (marker centre to marker centre) wide; with blur and shadow a
-# blob may look a third wider, and markers outside the yard make the yard narrower than the markers.
-WIDEST = 12.0 / 1.35  # the yard's width over the widest blob one cube makes
-NARROWEST = 20.0 / 0.7  # the yard's width over the narrowest
+# Nobody knows the yard a camera will be pointed at: on our boards cubes are 1/20 to 1/12 of the yard
+# (marker centre to marker centre), but a tighter sheet or a wider one moves that. The cube side may be
+# anything from 1/40 to 1/5 of the yard; only frames whose blobs fit no cube at all are clamped (a band
+# of 1/28 to 1/9 counted nothing right with cubes a seventh of the yard wide, and gained nothing).
+WIDEST = 5.0  # the yard's width over the widest blob one cube makes
+NARROWEST = 40.0  # the yard's width over the narrowest
 
 
 @dataclass(frozen=True)
