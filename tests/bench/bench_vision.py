@@ -91,6 +91,9 @@ def main() -> None:
     accuracy("main style", main_set)
     accuracy("other style (overfitting check)", alt_set)
     accuracy("independent generator (never tuned on these seeds)", indep_set)
+    for across, most in ((7.0, 8), (32.0, 12)):
+        accuracy(f"cubes 1/{across:.0f} of the yard wide (ours are 1/12 to 1/20)",
+                 [scene_pair(45_000 + i, cubes_across=across, most=most) for i in range(20)])
     hands = [scene_pair(40_000 + i, hand=True) for i in range(20)]
     unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None for p in hands)
     print(f"hand over the yard: unsure on {unsure} of {len(hands)}")
