@@ -173,7 +173,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float
 
 def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: Mask, yard_area: float,
                 yard_width: float, yard: tuple[float, float, float, float] | None = None) -> CubeCount:
-    # Cubes are at least ~1/30 of the yard wide (the box's cubes on any sensible yard); smaller is noise.
+    # Half the area of a square 1/30 of the yard wide: a cube 1/40 of the yard wide still passes, specks do not.
     smallest = (yard_width / 30.0) ** 2 * 0.5
     blobs = find_blobs(mask, edge, smallest)
     if yard is not None:
