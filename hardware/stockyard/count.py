@@ -16,7 +16,15 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from hardware.stockyard.classify import KINDS, classify, lit_colour, saturation, skin_fraction
+from hardware.stockyard.classify import (
+    IRON_SATURATION,
+    IRON_WARMTH,
+    KINDS,
+    classify,
+    lit_colour,
+    saturation,
+    skin_fraction,
+)
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
 
@@ -101,6 +109,36 @@ def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
     return np.asarray(eroded[abs(dy) + 1:-abs(dy) - 1, abs(dx) + 1:-abs(dx) - 1], np.uint8)
 
 
+
+
+def colour_floor(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry, side: float) -> int:
+    """The fewest cubes a blob can be, by the colours of its tops: one cube is one colour.
+
+    The tops lie one cube side above the footprints, so they are read there, away from the shaded
+    sides. Only colours that survive shading are told apart: orange, dark and light (a shaded white
+    side can pass for grey, never for orange or black).
+    """
+    ys, xs = np.nonzero(cv2.erode(foot, _SQUARE))
+    if len(xs) < 12:
+        return 1
+    d = camera.displacement(np.array([blob.centre]), side)[0]
+    tx = np.clip(np.round(xs + blob.x + d[0]).astype(np.intp), 0, colours.shape[1] - 1)
+    ty = np.clip(np.round(ys + blob.y + d[1]).astype(np.intp), 0, colours.shape[0] - 1)
+    px = colours[ty, tx]
+    hi = np.maximum(px.max(axis=1), 1e-3)
+    sat = (hi - px.min(axis=1)) / hi
+    lum = px.mean(axis=1)
+    orange = (px[:, 2] - px[:, 0] > IRON_WARMTH) & (sat > IRON_SATURATION)
+    dark = ~orange & (lum < FLOOR_DARK)
+    light = ~orange & (lum > FLOOR_LIGHT) & (sat < IRON_SATURATION)
+    return max(1, sum(int(np.mean(group) >= FLOOR_SHARE) for group in (orange, dark, light)))
+
+
+FLOOR_DARK = 0.22  # below: a coal top (a shade darker than the classifier's line, to leave shaded stone out)
+FLOOR_LIGHT = 0.38  # above: a stone or event top
+FLOOR_SHARE = 0.2  # a colour counts when it covers this share of a blob's tops (12 %: worse, 5 scenes)
+FLOOR_COST = 5.0  # a refit's cost for each cube a blob is short of its colours
+_SQUARE = np.ones((3, 3), np.uint8)
 
 
 def _typical_width(values: NDArray[np.float64], widest: float = float("inf"), narrowest: float = 0.0) -> float:
@@ -203,6 +241,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     counted = [i for i, (b, inside) in enumerate(zip(blobs, in_yard, strict=True))
                if inside and b.area >= SPECK * footprint]
     shapes = _Shapes([footprints[i] for i in counted])
+    shapes.floors = [colour_floor(blobs[i], footprints[i], colours, camera, side) for i in counted]
     footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / NARROWEST) ** 2,
                                   (yard_width / WIDEST) ** 2, measured)
     numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
@@ -245,6 +284,7 @@ class _Shapes:
         self._pts: dict[int, NDArray[np.float32]] = {}
         self._solid: dict[int, float] = {}
         self._parts: dict[tuple[int, int], list[tuple[float, float]] | None] = {}
+        self.floors: list[int] = [1] * len(feet)  # the fewest cubes each can be, by its colours
 
     def solid(self, i: int) -> float:
         if i not in self._solid:
@@ -316,14 +356,24 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     if clearly better. Shape rules out the halves and doubles that fit areas alone just as well.
     """
     def misfit(size: float) -> float:
-        return sum(shapes.number(i, float(a), size)[1] for i, a in enumerate(areas))
+        total = 0.0
+        for i, a in enumerate(areas):
+            n, cost = shapes.number(i, float(a), size)
+            total += cost + FLOOR_COST * max(0, shapes.floors[i] - n)
+        return total
+
+    # A blob that holds more colours than the footprint gives it cubes: the footprint came from a block
+    # that passed for one cube (a lone 2×2 block looks like one big cube). Any smaller size may be right.
+    short = any(shapes.floors[i] > shapes.number(i, float(a), footprint)[0] for i, a in enumerate(areas))
 
     # A footprint measured on lone cubes is wrong by a factor of two at most; one guessed from the
     # blobs' widths (no lone cube seen, ragged blobs) may be anything a cube can be.
     # A footprint larger than any cube's came from a blob that only looked lone: a 2×2 block is square
     # too. Then only the other readings count.
     plausible = smallest <= footprint <= largest
-    if measured and plausible:
+    if short and plausible:
+        low, high = max(smallest, 0.2 * footprint), footprint
+    elif measured and plausible:
         low, high = max(smallest, MEASURED_LOW * footprint), min(largest, 1.6 * footprint)
     elif plausible:
         # Guessed from the blobs' widths: a whole cube wide, so the footprint is not far off either; a
@@ -346,6 +396,8 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
         return best
     # Far smaller than the lone cubes measured means every cube counts twice: that needs clear evidence.
     margin = REFIT_MARGIN if best >= GUESS_LOW * footprint else HALVING_MARGIN
+    if short:
+        margin = 0.0  # the colours already count against the old footprint
     return best if costs[best] < costs[footprint] - margin else footprint
 
 

@@ -56,9 +56,11 @@ def test_touching_cubes(layout: list[tuple[str, float, float]], expected: dict[s
 
 
 @pytest.mark.parametrize(("layout", "expected"), [
-    # No cube lies alone, so none shows the cube size directly: the splits into squares must. (A single
-    # 2×2 block alone in the yard is not here: its outline is one cube twice as wide, and the reader no
-    # longer assumes how large a cube is against the yard, so that it reads yards framed tighter or wider.)
+    # No cube lies alone, so none shows the cube size directly: the splits into squares must.
+    # A 2×2 block alone in the yard has the outline of one cube twice as wide (the reader does not assume
+    # how large a cube is against the yard); its colours say it is more than one cube.
+    ([("iron", 5, 4), ("iron", 6, 4), ("stone", 5, 5), ("stone", 6, 5)], counts(iron=2, stone=2)),
+    ([("iron", 5, 4), ("coal", 6, 4), ("event", 5, 5), ("stone", 6, 5)], counts(iron=1, stone=1, coal=1, event=1)),
     ([("coal", 3, 3), ("coal", 4, 3), ("iron", 5, 3), ("event", 9, 6), ("event", 10, 6), ("iron", 11, 6)],
      counts(iron=2, coal=2, event=2)),
     ([("iron", 3, 6), ("iron", 4, 6), ("iron", 4, 7), ("stone", 10, 3), ("stone", 10, 4)], counts(iron=3, stone=2)),
