@@ -178,6 +178,9 @@ def _core_area(mask: Mask) -> float:
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
+SIZEABLE = 0.015  # share of the largest blob's area a blob needs to vote on the cube size
+
+
 def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float = float("inf"),
                         narrowest: float = 0.0) -> tuple[list[Mask], float]:
     """Find the cube side and the unsmeared blobs together.
@@ -187,9 +190,12 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float
     so does a row of touching cubes. Starting from the raw blobs this settles in a few rounds.
     """
     # Ragged blobs (a grey cube half lost on grey artwork) are no measure of size: solid ones only.
-    solid = np.array([solidity(b.mask) > 0.9 and not b.touches_edge for b in blobs])
+    # Specks far smaller than the largest blob (light on the print) are no measure either, or a few of
+    # them outvote one long heap.
+    sizeable = np.array([b.area >= SIZEABLE * max(c.area for c in blobs) for b in blobs])
+    solid = np.array([solidity(b.mask) > 0.9 and not b.touches_edge for b in blobs]) & sizeable
     if not solid.any():
-        solid[:] = True
+        solid = sizeable
     side = _typical_width(np.array([2 * b.peak - 1 for b in blobs])[solid], widest, narrowest)
     footprints = [b.mask for b in blobs]
     for _ in range(6):
@@ -260,6 +266,12 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
             result.unsure = reason
         if not inside:
             continue  # outside the yard, only watched for arms reaching in
+        if n > MOST_IN_ONE_HEAP:
+            # No heap of cubes is that big: a cloth, a box lid or a failed comparison. Splitting it
+            # would take a second and mean nothing.
+            result.unsure = result.unsure or "something far larger than a heap of cubes lies on the stock yard"
+            worst = 1.0
+            continue
         worst = max(worst, abs(area / footprint - n) if n > 1 else max(0.0, 0.6 - area / footprint))
         result.cubes.extend(_split(blob, xs, ys, pixels, n, side))
     if total_area > 0.5 * yard_area and result.unsure is None:
@@ -301,7 +313,7 @@ class _Shapes:
             self._pts[i] = np.column_stack([xs, ys]).astype(np.float32)
         pts = self._pts[i]
         dims: list[tuple[float, float]] | None = None
-        if len(pts) >= 4 * n:
+        if 4 * n <= len(pts) and n <= MOST_IN_ONE_HEAP:
             if n == 1:
                 labels = np.zeros(len(pts), np.int32)
             else:
@@ -406,6 +418,7 @@ GUESS_LOW = 0.75  # a footprint guessed from widths: the smallest share of the g
 HALVING_MARGIN = 6.0  # the cost a refit to under GUESS_LOW of a measured footprint must save
 REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
 UNSPLITTABLE = 10.0  # the cost of a blob too small to split into as many parts as its area asks
+MOST_IN_ONE_HEAP = 30  # more touching cubes than a game ever leaves in its stock yard
 
 
 def _painted(bgr: NDArray[np.float32]) -> bool:

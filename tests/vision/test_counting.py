@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -137,3 +138,14 @@ def test_markers_moved_since_calibration_make_the_reading_unsure() -> None:
     moved = dataclasses.replace(plain_scene(), yard_mm=(150.0, 75.0))  # bottom markers moved 25 mm up
     reading = reader.read(shoot(moved)).reading
     assert reading.unsure is not None and "calibrate" in reading.unsure
+
+
+def test_a_box_lid_on_the_yard_is_no_heap_of_cubes() -> None:
+    # A solid grey slab over a third of the yard, clear of the edges: it is no hand (square, not
+    # reaching in), but no game leaves dozens of touching cubes in one heap either.
+    reader = YardReader(build_profile(shoot(plain_scene())))
+    image = shoot(with_cubes(SPREAD), seed=6)
+    cv2.rectangle(image, (520, 250), (760, 430), (120, 125, 130), thickness=-1)
+    reading = reader.read(image).reading
+    assert reading.unsure is not None
+    assert reading.confidence <= 0.3
