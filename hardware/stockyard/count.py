@@ -317,11 +317,17 @@ class _Shapes:
             if n == 1:
                 labels = np.zeros(len(pts), np.int32)
             else:
-                start = np.zeros((len(pts), 1), np.int32)
+                # Centres from a few dozen points per part (KM_POINTS), every point then to its nearest.
+                stride = max(1, len(pts) // (KM_POINTS * n))
+                sample = pts[::stride]
+                start = np.zeros((len(sample), 1), np.int32)
                 criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
                 cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
-                _, found, _ = cv2.kmeans(pts, n, start, criteria, 2, cv2.KMEANS_PP_CENTERS)
-                labels = np.asarray(found, np.int32).ravel()
+                _, found, centres = cv2.kmeans(sample, n, start, criteria, 2, cv2.KMEANS_PP_CENTERS)
+                if stride == 1:
+                    labels = np.asarray(found, np.int32).ravel()
+                else:
+                    labels = np.argmin(((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
             dims = []
             for k in range(n):
                 part = pts[labels == k]
@@ -417,6 +423,7 @@ MEASURED_LOW = 0.45  # a footprint measured on lone-looking cubes: the smallest 
 GUESS_LOW = 0.75  # a footprint guessed from widths: the smallest share of the guess a refit may choose
 HALVING_MARGIN = 6.0  # the cost a refit to under GUESS_LOW of a measured footprint must save
 REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
+KM_POINTS = 40  # points per part k-means needs to place the centres (all of them: no better, 10 % slower)
 UNSPLITTABLE = 10.0  # the cost of a blob too small to split into as many parts as its area asks
 MOST_IN_ONE_HEAP = 30  # more touching cubes than a game ever leaves in its stock yard
 
