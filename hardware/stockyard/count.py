@@ -5,6 +5,7 @@ the camera's foot, so each cube is smeared into a longer blob (more with a tilte
 is undone by eroding each blob along the displacement the recovered camera position predicts for a
 point one cube-side above the board. What remains is about one cube footprint per cube, so touching
 cubes are counted by area against the footprint measured on the cubes that lie alone in this frame.
+Where no cube lies alone, the splits into squares and the colours (one cube is one colour) check it.
 """
 
 from __future__ import annotations
@@ -107,8 +108,6 @@ def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
                                 cv2.BORDER_CONSTANT, value=0)
     eroded = cv2.erode(padded, kernel, anchor=(ax, ay), borderType=cv2.BORDER_CONSTANT, borderValue=0)
     return np.asarray(eroded[abs(dy) + 1:-abs(dy) - 1, abs(dx) + 1:-abs(dx) - 1], np.uint8)
-
-
 
 
 def colour_floor(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry, side: float) -> int:
@@ -246,8 +245,8 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     # yard only arms matter. What is left are the cubes, whose splits check the footprint.
     counted = [i for i, (b, inside) in enumerate(zip(blobs, in_yard, strict=True))
                if inside and b.area >= SPECK * footprint]
-    shapes = _Shapes([footprints[i] for i in counted])
-    shapes.floors = [colour_floor(blobs[i], footprints[i], colours, camera, side) for i in counted]
+    shapes = _Shapes([footprints[i] for i in counted],
+                     [colour_floor(blobs[i], footprints[i], colours, camera, side) for i in counted])
     footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / NARROWEST) ** 2,
                                   (yard_width / WIDEST) ** 2, measured)
     numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
@@ -291,12 +290,12 @@ class _Shapes:
     """Each footprint split into n parts by place (k-means), kept so that one split serves every cube
     size tried: the split depends on n only, its fit to squares on the size."""
 
-    def __init__(self, feet: list[Mask]) -> None:
+    def __init__(self, feet: list[Mask], floors: list[int] | None = None) -> None:
         self._feet = feet
+        self.floors = floors or [1] * len(feet)  # the fewest cubes each can be, by its colours
         self._pts: dict[int, NDArray[np.float32]] = {}
         self._solid: dict[int, float] = {}
         self._parts: dict[tuple[int, int], list[tuple[float, float]] | None] = {}
-        self.floors: list[int] = [1] * len(feet)  # the fewest cubes each can be, by its colours
 
     def solid(self, i: int) -> float:
         if i not in self._solid:
