@@ -58,12 +58,32 @@ def classify(pixels: NDArray[np.float32]) -> Verdict:
     return Verdict("stone", min((lum - COAL_BELOW) / 0.12, (EVENT_ABOVE - lum) / 0.12, colour_margin, 1.0))
 
 
+def saturations(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
+    """`saturation` of each pixel (N×3)."""
+    hi = np.maximum(pixels.max(axis=1), 1e-3)
+    return np.asarray((hi - pixels.min(axis=1)) / hi, np.float32)
+
+
+def colour_groups(pixels: NDArray[np.float32]) -> tuple[NDArray[np.bool_], ...]:
+    """Each pixel (N×3) as orange, dark or light (or none): the distinctions shading cannot blur. A
+    shaded white side can pass for grey, never for orange or black, so grey and white are one group."""
+    sat = saturations(pixels)
+    lum = pixels.mean(axis=1)
+    orange = (pixels[:, 2] - pixels[:, 0] > IRON_WARMTH) & (sat > IRON_SATURATION)
+    dark = ~orange & (lum < GROUP_DARK)
+    light = ~orange & (lum > GROUP_LIGHT) & (sat < IRON_SATURATION)
+    return orange, dark, light
+
+
+GROUP_DARK = 0.22  # below: a coal top (a shade darker than COAL_BELOW, to leave shaded stone out)
+GROUP_LIGHT = 0.38  # above: a stone or event top
+
+
 def skin_fraction(pixels: NDArray[np.float32]) -> float:
     """Share of pixels with a skin-like colour: warm, but far less saturated than an iron cube."""
     if len(pixels) == 0:
         return 0.0
     b, g, r = pixels[:, 0], pixels[:, 1], pixels[:, 2]
-    hi = np.maximum(pixels.max(axis=1), 1e-3)
-    sat = (hi - pixels.min(axis=1)) / hi
+    sat = saturations(pixels)
     skin = (r > g) & (g > b) & (r - b > 0.08) & (sat > 0.12) & (sat < 0.62) & (r > 0.3)
     return float(skin.mean())

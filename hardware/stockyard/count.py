@@ -17,15 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from hardware.stockyard.classify import (
-    IRON_SATURATION,
-    IRON_WARMTH,
-    KINDS,
-    classify,
-    lit_colour,
-    saturation,
-    skin_fraction,
-)
+from hardware.stockyard.classify import KINDS, classify, colour_groups, lit_colour, saturation, skin_fraction
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
 
@@ -114,8 +106,7 @@ def colour_floor(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeom
     """The fewest cubes a blob can be, by the colours of its tops: one cube is one colour.
 
     The tops lie one cube side above the footprints, so they are read there, away from the shaded
-    sides. Only colours that survive shading are told apart: orange, dark and light (a shaded white
-    side can pass for grey, never for orange or black).
+    sides; only the colour groups shading cannot blur are told apart.
     """
     ys, xs = np.nonzero(cv2.erode(foot, _SQUARE))
     if len(xs) < 12:
@@ -123,18 +114,10 @@ def colour_floor(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeom
     d = camera.displacement(np.array([blob.centre]), side)[0]
     tx = np.clip(np.round(xs + blob.x + d[0]).astype(np.intp), 0, colours.shape[1] - 1)
     ty = np.clip(np.round(ys + blob.y + d[1]).astype(np.intp), 0, colours.shape[0] - 1)
-    px = colours[ty, tx]
-    hi = np.maximum(px.max(axis=1), 1e-3)
-    sat = (hi - px.min(axis=1)) / hi
-    lum = px.mean(axis=1)
-    orange = (px[:, 2] - px[:, 0] > IRON_WARMTH) & (sat > IRON_SATURATION)
-    dark = ~orange & (lum < FLOOR_DARK)
-    light = ~orange & (lum > FLOOR_LIGHT) & (sat < IRON_SATURATION)
-    return max(1, sum(int(np.mean(group) >= FLOOR_SHARE) for group in (orange, dark, light)))
+    groups = colour_groups(colours[ty, tx])
+    return max(1, sum(int(np.mean(group) >= FLOOR_SHARE) for group in groups))
 
 
-FLOOR_DARK = 0.22  # below: a coal top (a shade darker than the classifier's line, to leave shaded stone out)
-FLOOR_LIGHT = 0.38  # above: a stone or event top
 FLOOR_SHARE = 0.2  # a colour counts when it covers this share of a blob's tops (12 %: worse, 5 scenes)
 FLOOR_COST = 5.0  # a refit's cost for each cube a blob is short of its colours
 _SQUARE = np.ones((3, 3), np.uint8)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hardware.stockyard.classify import classify
+from hardware.stockyard.classify import classify, colour_groups
 from hardware.stockyard.colour import measure_reference, normalise
 from hardware.stockyard.frame import prepare, to_gray
 from hardware.stockyard.geometry import view_for_aspect
@@ -75,3 +75,12 @@ def _cube_pixels(top: tuple[float, float, float], side_factor: float) -> np.ndar
 ])
 def test_cube_colours_are_classified_from_the_lit_top(top: tuple[float, float, float], kind: str) -> None:
     assert classify(_cube_pixels(top, side_factor=0.55)).kind == kind
+
+
+def test_colour_groups_keep_shaded_white_apart_from_black_and_orange() -> None:
+    # BGR, normalised: lit orange, a white cube's shaded side (grey), a coal top, and dim board in between.
+    pixels = np.array([[0.1, 0.45, 0.95], [0.5, 0.5, 0.52], [0.08, 0.08, 0.09], [0.28, 0.3, 0.31]], np.float32)
+    orange, dark, light = colour_groups(pixels)
+    assert orange.tolist() == [True, False, False, False]
+    assert dark.tolist() == [False, False, True, False]
+    assert light.tolist() == [False, True, False, False]
