@@ -269,6 +269,10 @@ AREA_SPREAD = 0.18  # a cube's share of a blob's area varies by about this much 
 SHAPE_WEIGHT = 10.0  # shape misfit (summed log side errors per part) against area misfit (in spreads²)
 
 
+def _area_cost(cubes: float, n: int) -> float:
+    return float(0.5 * ((cubes - n) / (AREA_SPREAD * np.sqrt(n))) ** 2)
+
+
 class _Shapes:
     """Each footprint split into n parts by place (k-means), kept so that one split serves every cube
     size tried: the split depends on n only, its fit to squares on the size."""
@@ -321,6 +325,21 @@ class _Shapes:
         self._parts[(i, n)] = dims
         return dims
 
+    def _candidates(self, i: int, cubes: float, footprint: float) -> list[int] | None:
+        """The cube numbers `number` weighs for footprint i, or None for a ragged lone cube."""
+        if cubes >= 1.15 and self.solid(i) < 0.8 and _hull_area(self._feet[i]) < 1.5 * footprint:
+            return None
+        return [1] if cubes < 1.15 else sorted({max(1, int(np.floor(cubes))), int(np.ceil(cubes))})
+
+    def least_cost(self, i: int, area: float, footprint: float) -> float:
+        """A floor under `number`'s cost plus the colour floor's: area and colours only, no split."""
+        cubes = area / footprint
+        candidates = self._candidates(i, cubes, footprint)
+        if candidates is None:
+            return FLOOR_COST * max(0, self.floors[i] - 1)
+        return min(min(_area_cost(cubes, n), UNSPLITTABLE) + FLOOR_COST * max(0, self.floors[i] - n)
+                   for n in candidates)
+
     def number(self, i: int, area: float, footprint: float) -> tuple[int, float]:
         """How many cubes footprint i holds, and how badly the best answer fits (0 = perfectly).
 
@@ -329,9 +348,9 @@ class _Shapes:
         of cubes every part is a square one side across; split into too few or too many, parts are oblongs.
         """
         cubes = area / footprint
-        if cubes >= 1.15 and self.solid(i) < 0.8 and _hull_area(self._feet[i]) < 1.5 * footprint:
+        candidates = self._candidates(i, cubes, footprint)
+        if candidates is None:
             return 1, 0.0  # a ragged lone cube: its outline, not its pixel count, is its size
-        candidates = [1] if cubes < 1.15 else sorted({max(1, int(np.floor(cubes))), int(np.ceil(cubes))})
         side = (float(np.sqrt(footprint)) + 2.0) / 2  # the footprint area was measured one pixel inside the rim
         best, best_cost = candidates[0], float("inf")
         for n in candidates:
@@ -340,7 +359,7 @@ class _Shapes:
                 continue
             misfit = sum(abs(np.log((w + 0.5) / side)) + abs(np.log((h + 0.5) / side)) if w > 0 else 4.0
                          for w, h in dims) / n  # + half a (halved) pixel: minAreaRect spans pixel centres
-            cost = 0.5 * ((cubes - n) / (AREA_SPREAD * np.sqrt(n))) ** 2 + SHAPE_WEIGHT * float(misfit)
+            cost = _area_cost(cubes, n) + SHAPE_WEIGHT * float(misfit)
             if cost < best_cost:
                 best, best_cost = n, cost
         return best, (best_cost if best_cost < float("inf") else UNSPLITTABLE)
@@ -355,11 +374,16 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     footprint; the one under which all blobs split best into cube-sized squares (area and shape) wins,
     if clearly better. Shape rules out the halves and doubles that fit areas alone just as well.
     """
-    def misfit(size: float) -> float:
-        total = 0.0
-        for i, a in enumerate(areas):
-            n, cost = shapes.number(i, float(a), size)
+    def misfit(size: float, bar: float = float("inf")) -> float:
+        """The summed cost of splitting every blob under `size`; inf once it cannot stay under `bar`."""
+        rest = [shapes.least_cost(i, float(a), size) for i, a in enumerate(areas)]
+        total, left = 0.0, sum(rest)
+        for i in np.argsort(areas):  # big blobs are the dear ones to split: last, when most is known
+            n, cost = shapes.number(int(i), float(areas[i]), size)
             total += cost + FLOOR_COST * max(0, shapes.floors[i] - n)
+            left -= rest[i]
+            if total + left >= bar:
+                return float("inf")
         return total
 
     # A blob that holds more colours than the footprint gives it cubes: the footprint came from a block
@@ -390,7 +414,20 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
                     candidates.add(size)
     if not candidates or candidates == {footprint}:
         return footprint
-    costs = {size: misfit(size) for size in candidates}
+    # Splitting blobs is the dear part. A size is given up as soon as what its splits cost so far, plus
+    # the least the other blobs can cost, loses to the best so far or can no longer beat the old
+    # footprint by the margin: it could not be chosen anyway.
+    least_margin = 0.0 if short else REFIT_MARGIN
+    costs: dict[float, float] = {}
+    if plausible:
+        costs[footprint] = misfit(footprint)
+    for size in candidates:
+        if size in costs:
+            continue
+        bar = min(costs.values(), default=float("inf"))
+        if plausible:
+            bar = min(bar, costs[footprint] - least_margin)
+        costs[size] = misfit(size, bar)
     best = min(costs, key=lambda size: costs[size])
     if not plausible:
         return best

@@ -75,8 +75,13 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     lum_eps = lum + _EPS
     darker = np.log(empty.lum_lo / lum_eps)
     brighter = np.log(lum_eps / empty.lum_hi)
-    chroma = colours / lum_eps[:, :, None]
-    outside = np.maximum(chroma - empty.chroma_hi, 0) + np.maximum(empty.chroma_lo - chroma, 0)
+    # How far the chromaticity lies outside the empty yard's nearby range (below it or above it: the
+    # range is never empty, so at most one side counts). Worked in place: these are the frame's
+    # largest arrays, and fresh ones each step cost more than the arithmetic.
+    chroma = np.divide(colours, lum_eps[:, :, None])
+    above = np.subtract(chroma, empty.chroma_hi)
+    below = np.subtract(empty.chroma_lo, chroma, out=chroma)
+    outside = np.maximum(np.maximum(above, below, out=above), 0, out=above)
     shift = np.asarray(cv2.transform(outside, _SUM), np.float32)
     # Chromaticity of near-black pixels is mostly noise; let darkness speak for them instead.
     shift *= np.clip(np.minimum(lum, empty.lum) * (1 / 0.12), 0, 1)
@@ -84,11 +89,12 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     score = np.maximum(np.maximum(darker * (1 / DARKER), brighter * (1 / BRIGHTER)), shift)
     # A grey cube on grey artwork barely differs in colour, but it hides the artwork's texture: a
     # change of local structure (lighting-invariant) counts where the colour differs at least a little.
-    texture = structure_change(lum, empty)
+    local = LocalStats(lum)
+    texture = structure_change(lum, empty, local)
     texture = texture * (1 / (STRUCTURE * _noise_scale(texture, allowed, 0.16 * STRUCTURE)))
     score = np.maximum(score, np.minimum(texture, score * (1 / TEXTURE_GATE)))
     # A cube's painted face hides gravel and speckled print: where the yard was rough and is smooth now.
-    score = np.maximum(score, smoothing(lum, empty) * (1 / SMOOTHING))
+    score = np.maximum(score, smoothing(lum, empty, local) * (1 / SMOOTHING))
     return np.asarray(score, np.float32)
 
 
@@ -96,24 +102,30 @@ SMOOTHING = 0.6  # log ratio of relative texture: the yard here is ~45 % as roug
 _GRAIN = 0.03  # relative texture (std / mean) that sensor noise and a cube's own grain reach
 
 
-def smoothing(lum: NDArray[np.float32], empty: EmptyYard) -> NDArray[np.float32]:
+class LocalStats:
+    """Mean and variance of the brightness in each pixel's window, shared by the texture measures."""
+
+    def __init__(self, lum: NDArray[np.float32]) -> None:
+        self.mean = np.asarray(cv2.boxFilter(lum, -1, _WINDOW), np.float32)
+        self.var = np.asarray(cv2.boxFilter(lum * lum, -1, _WINDOW), np.float32) - self.mean * self.mean
+
+
+def smoothing(lum: NDArray[np.float32], empty: EmptyYard, local: LocalStats | None = None) -> NDArray[np.float32]:
     """How much smoother the yard is here than when empty (log ratio of relative texture): a cube's
     painted face covering gravel or speckled print. Noise only roughens, and the texture's strength,
     unlike its exact pattern, survives refocusing and a nudge, so this holds where structure fails."""
-    m1 = cv2.boxFilter(lum, -1, _WINDOW)
-    var1 = np.maximum(cv2.boxFilter(lum * lum, -1, _WINDOW) - m1 * m1, 0)
-    rough_now = np.sqrt(var1) / (m1 + _EPS)
+    local = local or LocalStats(lum)
+    rough_now = np.sqrt(np.maximum(local.var, 0)) / (local.mean + _EPS)
     rough_then = np.sqrt(np.maximum(empty.var, 0)) / (empty.mean + _EPS)
     return np.asarray(np.log((rough_then + _GRAIN) / (rough_now + _GRAIN)), np.float32)
 
 
-def structure_change(lum: NDArray[np.float32], empty: EmptyYard) -> NDArray[np.float32]:
+def structure_change(lum: NDArray[np.float32], empty: EmptyYard,
+                     local: LocalStats | None = None) -> NDArray[np.float32]:
     """1 - (2·cov + c) / (var + var_empty + c): 0 where the texture is the empty yard's, up to ~2."""
-    box = cv2.boxFilter
-    m1 = box(lum, -1, _WINDOW)
-    var1 = box(lum * lum, -1, _WINDOW) - m1 * m1
-    cov = box(lum * empty.lum, -1, _WINDOW) - m1 * empty.mean
-    return np.asarray(1 - (2 * cov + _STRUCTURE_FLOOR) / (var1 + empty.var + _STRUCTURE_FLOOR), np.float32)
+    local = local or LocalStats(lum)
+    cov = cv2.boxFilter(lum * empty.lum, -1, _WINDOW) - local.mean * empty.mean
+    return np.asarray(1 - (2 * cov + _STRUCTURE_FLOOR) / (local.var + empty.var + _STRUCTURE_FLOOR), np.float32)
 
 
 def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells: int = 3) -> FloatImage:
