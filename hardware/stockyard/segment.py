@@ -78,7 +78,7 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     # How far the chromaticity lies outside the empty yard's nearby range (below it or above it: the
     # range is never empty, so at most one side counts). Worked in place: these are the frame's
     # largest arrays, and fresh ones each step cost more than the arithmetic.
-    chroma = np.divide(colours, lum_eps[:, :, None])
+    chroma = cv2.divide(colours, cv2.merge([lum_eps, lum_eps, lum_eps]))  # numpy's broadcast: 3× slower
     above = np.subtract(chroma, empty.chroma_hi)
     below = np.subtract(empty.chroma_lo, chroma, out=chroma)
     outside = np.maximum(np.maximum(above, below, out=above), 0, out=above)
@@ -153,7 +153,7 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
     # Cells half covered by cubes are not to be trusted beyond the overall change: clamp towards it.
     grid = np.clip(grid, total * 0.8, total * 1.25)
     field = cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.asarray(colours / np.maximum(field, 0.05), np.float32)
+    return np.asarray(np.divide(colours, np.maximum(field, 0.05, out=field)), np.float32)
 
 
 def foreground(score: NDArray[np.float32], allowed: Mask) -> Mask:
