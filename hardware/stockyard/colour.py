@@ -9,6 +9,7 @@ After correction 0 means printed black and 1 means paper white, whatever the lig
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -98,7 +99,7 @@ def normalise(canvas: NDArray[np.uint8], ref: ColourReference, view: CanonicalVi
     """Canvas colours as fractions between printed black (0) and paper white (1), per channel."""
     # OpenCV's per-channel scalars and in-place steps: numpy broadcasting a 3-vector over the canvas,
     # and a fresh canvas-sized array per step, cost three times the arithmetic (same numbers).
-    black = (*(float(v) for v in ref.black), 0.0)
+    black: Any = (*(float(v) for v in ref.black), 0.0)  # a tuple is OpenCV's per-channel scalar; its stubs lack it
     span = white_field(ref, view)
     cv2.subtract(span, black, dst=span)
     np.maximum(span, 4.0, out=span)
