@@ -139,16 +139,15 @@ def _typical_width(values: NDArray[np.float64], widest: float = float("inf"), na
 
 
 def solidity(mask: Mask) -> float:
-    pts = cv2.findNonZero(mask)
-    if pts is None:
-        return 0.0
-    hull = float(cv2.contourArea(cv2.convexHull(pts)))
-    return float(np.count_nonzero(mask)) / max(hull, 1.0)
+    return float(np.count_nonzero(mask)) / max(_hull_area(mask), 1.0)
 
 
 def _hull_area(mask: Mask) -> float:
-    pts = cv2.findNonZero(mask)
-    return 0.0 if pts is None else float(cv2.contourArea(cv2.convexHull(pts)))
+    # The hull of the outlines is the hull of every pixel, found from a fraction of the points.
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return 0.0
+    return float(cv2.contourArea(cv2.convexHull(np.concatenate(contours))))
 
 
 def _core_area(mask: Mask) -> float:
