@@ -149,3 +149,33 @@ def test_a_box_lid_on_the_yard_is_no_heap_of_cubes() -> None:
     reading = reader.read(image).reading
     assert reading.unsure is not None
     assert reading.confidence <= 0.3
+
+
+def _blocks(rng: np.random.Generator) -> np.ndarray:
+    """A footprint of one to six touching or overlapping squares, as the unsmearing leaves them."""
+    mask = np.zeros((90, 90), np.uint8)
+    side = int(rng.integers(8, 18))
+    x, y = 30, 30
+    for _ in range(int(rng.integers(1, 7))):
+        cv2.rectangle(mask, (x, y), (x + side, y + side), 255, -1)
+        x += int(rng.integers(-side, side + 1))
+        y += int(rng.integers(-side, side + 1))
+        x, y = int(np.clip(x, 0, 90 - side)), int(np.clip(y, 0, 90 - side))
+    return mask
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_refits_shortcut_never_prices_a_size_above_its_true_cost(seed: int) -> None:
+    # The footprint refit drops a size once area and colour alone price it out; that is only safe
+    # if least_cost never exceeds what splitting the blob really costs.
+    from hardware.stockyard.count import FLOOR_COST, _core_area, _Shapes
+
+    rng = np.random.default_rng(seed)
+    feet = [_blocks(rng) for _ in range(12)]
+    floors = [int(rng.integers(1, 4)) for _ in feet]
+    shapes = _Shapes(feet, floors)
+    for i, foot in enumerate(feet):
+        area = _core_area(foot)
+        for size in rng.uniform(0.1, 2.0, 8) * area:
+            n, cost = shapes.number(i, area, float(size))
+            assert shapes.least_cost(i, area, float(size)) <= cost + FLOOR_COST * max(0, floors[i] - n) + 1e-9
