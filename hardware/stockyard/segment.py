@@ -49,8 +49,8 @@ class EmptyYard:
         chroma = empty / (self.lum[:, :, None] + _EPS)
         self.chroma_lo = np.asarray(cv2.erode(chroma, _ENVELOPE), np.float32)
         self.chroma_hi = np.asarray(cv2.dilate(chroma, _ENVELOPE), np.float32)
-        self.mean = np.asarray(cv2.boxFilter(self.lum, -1, _WINDOW), np.float32)
-        self.var = np.asarray(cv2.boxFilter(self.lum * self.lum, -1, _WINDOW), np.float32) - self.mean ** 2
+        window = LocalStats(self.lum)
+        self.mean, self.var = window.mean, window.var
 
 
 def _noise_scale(term: NDArray[np.float32], allowed: Mask | None, typical: float) -> float:
@@ -76,7 +76,7 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     darker = np.log(empty.lum_lo / lum_eps)
     brighter = np.log(lum_eps / empty.lum_hi)
     # How far the chromaticity lies outside the empty yard's nearby range (below it or above it: the
-    # range is never empty, so at most one side counts). Worked in place: these are the frame's
+    # range is never empty, so at most one side counts). OpenCV and in place: these are the frame's
     # largest arrays, and fresh ones each step cost more than the arithmetic.
     chroma = cv2.divide(colours, cv2.merge([lum_eps, lum_eps, lum_eps]))  # numpy's broadcast: 3× slower
     above = np.subtract(chroma, empty.chroma_hi)
