@@ -6,6 +6,8 @@ is undone by eroding each blob along the displacement the recovered camera posit
 point one cube-side above the board. What remains is about one cube footprint per cube, so touching
 cubes are counted by area against the footprint measured on the cubes that lie alone in this frame.
 Where no cube lies alone, the splits into squares and the colours (one cube is one colour) check it.
+Heaps of three and more are counted by the grid of cube-sized cells that fits them best (`lattice`),
+which area alone is too loose for.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from numpy.typing import NDArray
 from hardware.stockyard.classify import KINDS, classify, colour_groups, lit_colour, saturation, skin_fraction
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
+from hardware.stockyard.lattice import lattice_fits
 
 Mask = NDArray[np.uint8]
 
@@ -232,6 +235,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / NARROWEST) ** 2,
                                   (yard_width / WIDEST) ** 2, measured)
     numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
+    numbers.update(_count_heaps_by_grid(footprints, areas, counted, footprint, shapes.floors))
     result.side, result.footprint = side, footprint
     worst = 0.0
     total_area = float(sum(b.area for b in blobs))
@@ -262,6 +266,32 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     if result.unsure:
         result.confidence = min(result.confidence, 0.3)
     return result
+
+
+def _count_heaps_by_grid(footprints: list[Mask], areas: NDArray[np.float64], counted: list[int],
+                         footprint: float, floors: list[int]) -> dict[int, int]:
+    """Heaps of three and more counted by laying a grid over them: area alone is too loose there."""
+    pitch = LATTICE_PITCH * (float(np.sqrt(footprint)) + 2.0)  # the footprint was measured a pixel inside the rim
+    out = {}
+    for k, i in enumerate(counted):
+        cubes = float(areas[i]) / footprint
+        if cubes < LATTICE_FROM:
+            continue
+        fits = lattice_fits(footprints[i], pitch)
+        if not fits or min(fits.values()) > LATTICE_GRID * cubes:
+            continue  # no grid fits: cubes pushed together crooked, or two heaps at an angle
+        costs = {n: _area_cost(cubes, n) + LATTICE_WEIGHT * misfit for n, misfit in fits.items()
+                 if n >= floors[k] and abs(n - cubes) <= LATTICE_REACH}
+        if costs:
+            out[i] = min(costs, key=lambda n: costs[n])
+    return out
+
+
+LATTICE_FROM = 2.5  # area (in cubes) from which a heap is counted by its grid
+LATTICE_PITCH = 0.93  # grid pitch over the width of one cube's footprint with its rim
+LATTICE_REACH = 1.2  # the grid's count is trusted this far (cubes) from what the area says
+LATTICE_GRID = 0.2  # half-full cells per cube beyond which a heap is no grid
+LATTICE_WEIGHT = 10.0  # cost of one half-full cell against the area's (in spreads²)
 
 
 AREA_SPREAD = 0.18  # a cube's share of a blob's area varies by about this much (shadow, smear, blur)
