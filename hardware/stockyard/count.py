@@ -105,20 +105,53 @@ def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
     return np.asarray(eroded[abs(dy) + 1:-abs(dy) - 1, abs(dx) + 1:-abs(dx) - 1], np.uint8)
 
 
-def colour_floor(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry, side: float) -> int:
-    """The fewest cubes a blob can be, by the colours of its tops: one cube is one colour.
-
-    The tops lie one cube side above the footprints, so they are read there, away from the shaded
-    sides; only the colour groups shading cannot blur are told apart.
-    """
+def _top_colours(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry,
+                 side: float) -> tuple[NDArray[np.intp], NDArray[np.intp], tuple[NDArray[np.bool_], ...]] | None:
+    """The colour group of each footprint pixel's top (one cube side above it), away from the shaded
+    sides: footprint rows and columns, and the groups. None for a footprint too small to read."""
     ys, xs = np.nonzero(cv2.erode(foot, _SQUARE))
     if len(xs) < 12:
-        return 1
+        return None
     d = camera.displacement(np.array([blob.centre]), side)[0]
     tx = np.clip(np.round(xs + blob.x + d[0]).astype(np.intp), 0, colours.shape[1] - 1)
     ty = np.clip(np.round(ys + blob.y + d[1]).astype(np.intp), 0, colours.shape[0] - 1)
-    groups = colour_groups(colours[ty, tx])
-    return max(1, sum(int(np.mean(group) >= FLOOR_SHARE) for group in groups))
+    return ys, xs, colour_groups(colours[ty, tx])
+
+
+def colour_floor(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry, side: float) -> int:
+    """The fewest cubes a blob can be, by the colours of its tops: one cube is one colour.
+
+    Only the colour groups shading cannot blur are told apart.
+    """
+    tops = _top_colours(blob, foot, colours, camera, side)
+    if tops is None:
+        return 1
+    return max(1, sum(int(np.mean(group) >= FLOOR_SHARE) for group in tops[2]))
+
+
+def colour_pieces(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry, side: float,
+                  footprint: float) -> int:
+    """The fewest cubes by the separate patches of each colour on the tops: an iron cube, a coal
+    cube and another iron cube in a row are at least three, though they show two colours."""
+    tops = _top_colours(blob, foot, colours, camera, side)
+    if tops is None:
+        return 1
+    ys, xs, groups = tops
+    pieces = 0
+    patch = np.zeros(foot.shape, np.uint8)
+    for group in groups:
+        if not group.any():
+            continue
+        patch[:] = 0
+        patch[ys[group], xs[group]] = 255
+        _, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=4)
+        pieces += int(np.count_nonzero(stats[1:, cv2.CC_STAT_AREA] >= PIECE_SHARE * footprint))
+    return max(1, pieces)
+
+
+PIECES_FROM = 1.5  # area (in cubes) from which a blob's colour patches may raise its count
+PIECES_REACH = 1.0  # by at most this far beyond its area
+PIECE_SHARE = 0.35  # a patch of one colour this share of a cube's footprint is a cube's top
 
 
 FLOOR_SHARE = 0.2  # a colour counts when it covers this share of a blob's tops (12 %: worse, 5 scenes)
@@ -236,6 +269,12 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
                                   (yard_width / WIDEST) ** 2, measured)
     numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
     numbers.update(_count_heaps_by_grid(footprints, areas, counted, footprint, shapes.floors))
+    for i in counted:
+        cubes = float(areas[i]) / footprint
+        if cubes >= PIECES_FROM:
+            pieces = colour_pieces(blobs[i], footprints[i], colours, camera, side, footprint)
+            if numbers[i] < pieces <= cubes + PIECES_REACH:
+                numbers[i] = pieces
     result.side, result.footprint = side, footprint
     worst = 0.0
     total_area = float(sum(b.area for b in blobs))

@@ -179,3 +179,23 @@ def test_the_refits_shortcut_never_prices_a_size_above_its_true_cost(seed: int) 
         for size in rng.uniform(0.1, 2.0, 8) * area:
             n, cost = shapes.number(i, area, float(size))
             assert shapes.least_cost(i, area, float(size)) <= cost + FLOOR_COST * max(0, floors[i] - n) + 1e-9
+
+
+def test_colour_patches_count_cubes_that_colours_alone_do_not() -> None:
+    """Iron, coal, iron in a row shows two colours but three patches of them: at least three cubes."""
+    from hardware.stockyard.count import Blob, colour_floor, colour_pieces
+    from hardware.stockyard.geometry import CameraGeometry
+
+    side = 20
+    colours = np.full((60, 100, 3), 0.55, np.float32)  # grey board (BGR, 0..1)
+    orange, black = (0.1, 0.35, 0.8), (0.06, 0.06, 0.06)
+    for k, paint in enumerate((orange, black, orange)):
+        colours[20:20 + side, 20 + side * k:20 + side * (k + 1)] = paint
+    mask = np.zeros((60, 100), np.uint8)
+    mask[20:40, 20:80] = 255
+    blob = Blob(20, 20, mask[20:40, 20:80].copy(), 3 * side * side, side / 2, False)
+    overhead = CameraGeometry(50.0, 30.0, 1e9)  # straight above, far away: tops lie over their footprints
+    assert colour_floor(blob, blob.mask, colours, overhead, side) == 2
+    assert colour_pieces(blob, blob.mask, colours, overhead, side, footprint=side * side) == 3
+    colours[20:40, 40:60] = orange  # all iron: one patch, nothing said beyond one cube
+    assert colour_pieces(blob, blob.mask, colours, overhead, side, footprint=side * side) == 1
