@@ -27,13 +27,24 @@ IRON_SATURATION = 0.45
 class Verdict:
     kind: str
     margin: float  # 0 = on a threshold, 1 = far from any
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the lit colour (BGR) it was judged by
 
 
 def lit_colour(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
     """Median BGR of the brighter half of the pixels (N×3)."""
     lum = pixels.mean(axis=1)
-    top = pixels[lum >= np.median(lum)]
-    return np.asarray(np.median(top, axis=0), np.float32)
+    top = pixels[lum >= _median(lum)]
+    return np.asarray([_median(top[:, c]) for c in range(3)], np.float32)
+
+
+def _median(values: NDArray[np.float32]) -> float:
+    # np.median's checks and copies cost more than the partition itself on a cube's few hundred pixels.
+    n = len(values)
+    if n == 0:
+        return float("nan")
+    half = n // 2
+    part = np.partition(values, [half - 1, half] if n % 2 == 0 else half)
+    return float(part[half]) if n % 2 else float(0.5 * (part[half - 1] + part[half]))
 
 
 def saturation(bgr: NDArray[np.float32]) -> float:
@@ -44,18 +55,19 @@ def saturation(bgr: NDArray[np.float32]) -> float:
 def classify(pixels: NDArray[np.float32]) -> Verdict:
     bgr = lit_colour(pixels)
     b, g, r = (float(x) for x in bgr)
+    lit = (b, g, r)
     warmth = r - b
     sat = saturation(bgr)
     if warmth > IRON_WARMTH and sat > IRON_SATURATION and r >= g >= b * 0.9:
         margin = min((warmth - IRON_WARMTH) / 0.3, (sat - IRON_SATURATION) / 0.3, 1.0)
-        return Verdict("iron", margin)
+        return Verdict("iron", margin, lit)
     lum = (b + g + r) / 3
     colour_margin = 1.0 if sat < IRON_SATURATION else max(0.0, 1 - (sat - IRON_SATURATION) / 0.2)
     if lum < COAL_BELOW:
-        return Verdict("coal", min((COAL_BELOW - lum) / 0.12, colour_margin, 1.0))
+        return Verdict("coal", min((COAL_BELOW - lum) / 0.12, colour_margin, 1.0), lit)
     if lum > EVENT_ABOVE:
-        return Verdict("event", min((lum - EVENT_ABOVE) / 0.12, colour_margin, 1.0))
-    return Verdict("stone", min((lum - COAL_BELOW) / 0.12, (EVENT_ABOVE - lum) / 0.12, colour_margin, 1.0))
+        return Verdict("event", min((lum - EVENT_ABOVE) / 0.12, colour_margin, 1.0), lit)
+    return Verdict("stone", min((lum - COAL_BELOW) / 0.12, (EVENT_ABOVE - lum) / 0.12, colour_margin, 1.0), lit)
 
 
 def saturations(pixels: NDArray[np.float32]) -> NDArray[np.float32]:

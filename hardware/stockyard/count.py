@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from hardware.stockyard.classify import KINDS, classify, colour_groups, lit_colour, saturation, skin_fraction
+from hardware.stockyard.classify import KINDS, classify, colour_groups, saturation, skin_fraction
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
 from hardware.stockyard.lattice import lattice_fits
@@ -105,48 +105,44 @@ def unsmear(blob: Blob, camera: CameraGeometry, side: float) -> Mask:
     return np.asarray(eroded[abs(dy) + 1:-abs(dy) - 1, abs(dx) + 1:-abs(dx) - 1], np.uint8)
 
 
-def _top_colours(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry,
-                 side: float) -> tuple[NDArray[np.intp], NDArray[np.intp], tuple[NDArray[np.bool_], ...]] | None:
-    """The colour group of each footprint pixel's top (one cube side above it), away from the shaded
-    sides: footprint rows and columns, and the groups. None for a footprint too small to read."""
+@dataclass(frozen=True)
+class Tops:
+    """The colour group (orange, dark, light) of each footprint pixel's top, read one cube side above
+    it, away from the shaded sides. One cube is one colour, so the colours set a floor under the count."""
+
+    shape: tuple[int, int]
+    ys: NDArray[np.intp]
+    xs: NDArray[np.intp]
+    groups: tuple[NDArray[np.bool_], ...]
+
+    def floor(self) -> int:
+        """The fewest cubes by the colours shading cannot blur."""
+        return max(1, sum(int(np.mean(group) >= FLOOR_SHARE) for group in self.groups))
+
+    def pieces(self, footprint: float) -> int:
+        """The fewest cubes by the separate patches of each colour: an iron cube, a coal cube and
+        another iron cube in a row are at least three, though they show two colours."""
+        pieces = 0
+        patch = np.zeros(self.shape, np.uint8)
+        for group in self.groups:
+            if not group.any():
+                continue
+            patch[:] = 0
+            patch[self.ys[group], self.xs[group]] = 255
+            _, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=4)
+            pieces += int(np.count_nonzero(stats[1:, cv2.CC_STAT_AREA] >= PIECE_SHARE * footprint))
+        return max(1, pieces)
+
+
+def top_colours(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry, side: float) -> Tops | None:
+    """The tops' colours over a blob's footprint; None for a footprint too small to read."""
     ys, xs = np.nonzero(cv2.erode(foot, _SQUARE))
     if len(xs) < 12:
         return None
     d = camera.displacement(np.array([blob.centre]), side)[0]
     tx = np.clip(np.round(xs + blob.x + d[0]).astype(np.intp), 0, colours.shape[1] - 1)
     ty = np.clip(np.round(ys + blob.y + d[1]).astype(np.intp), 0, colours.shape[0] - 1)
-    return ys, xs, colour_groups(colours[ty, tx])
-
-
-def colour_floor(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry, side: float) -> int:
-    """The fewest cubes a blob can be, by the colours of its tops: one cube is one colour.
-
-    Only the colour groups shading cannot blur are told apart.
-    """
-    tops = _top_colours(blob, foot, colours, camera, side)
-    if tops is None:
-        return 1
-    return max(1, sum(int(np.mean(group) >= FLOOR_SHARE) for group in tops[2]))
-
-
-def colour_pieces(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry, side: float,
-                  footprint: float) -> int:
-    """The fewest cubes by the separate patches of each colour on the tops: an iron cube, a coal
-    cube and another iron cube in a row are at least three, though they show two colours."""
-    tops = _top_colours(blob, foot, colours, camera, side)
-    if tops is None:
-        return 1
-    ys, xs, groups = tops
-    pieces = 0
-    patch = np.zeros(foot.shape, np.uint8)
-    for group in groups:
-        if not group.any():
-            continue
-        patch[:] = 0
-        patch[ys[group], xs[group]] = 255
-        _, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=4)
-        pieces += int(np.count_nonzero(stats[1:, cv2.CC_STAT_AREA] >= PIECE_SHARE * footprint))
-    return max(1, pieces)
+    return Tops((foot.shape[0], foot.shape[1]), ys, xs, colour_groups(colours[ty, tx]))
 
 
 PIECES_FROM = 1.5  # area (in cubes) from which a blob's colour patches may raise its count
@@ -263,8 +259,8 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     # yard only arms matter. What is left are the cubes, whose splits check the footprint.
     counted = [i for i, (b, inside) in enumerate(zip(blobs, in_yard, strict=True))
                if inside and b.area >= SPECK * footprint]
-    shapes = _Shapes([footprints[i] for i in counted],
-                     [colour_floor(blobs[i], footprints[i], colours, camera, side) for i in counted])
+    tops = {i: top_colours(blobs[i], footprints[i], colours, camera, side) for i in counted}
+    shapes = _Shapes([footprints[i] for i in counted], [t.floor() if (t := tops[i]) else 1 for i in counted])
     footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / NARROWEST) ** 2,
                                   (yard_width / WIDEST) ** 2, measured)
     numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
@@ -272,7 +268,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     for i in counted:
         cubes = float(areas[i]) / footprint
         if cubes >= PIECES_FROM:
-            pieces = colour_pieces(blobs[i], footprints[i], colours, camera, side, footprint)
+            pieces = t.pieces(footprint) if (t := tops[i]) else 1
             if numbers[i] < pieces <= cubes + PIECES_REACH:
                 numbers[i] = pieces
     result.side, result.footprint = side, footprint
@@ -578,7 +574,7 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
             use &= (xs - cx) ** 2 + (ys - cy) ** 2 <= (CENTRE_SHARE * side) ** 2
         chosen = pixels[use] if np.count_nonzero(use) >= 6 else pixels[sel]
         verdict = classify(chosen)
-        if verdict.kind != "iron" and _painted(lit_colour(chosen)):
+        if verdict.kind != "iron" and _painted(np.array(verdict.colour, np.float32)):
             continue  # strongly coloured but not orange: printed artwork the new light changed, not a cube
         pts = np.column_stack([xs[sel] + blob.x, ys[sel] + blob.y]).astype(np.int32)
         hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.int32)

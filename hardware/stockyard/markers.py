@@ -14,7 +14,7 @@ CORNER_NAMES = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-lef
 Points = NDArray[np.float64]
 
 
-def _detector(patient: bool = False) -> cv2.aruco.ArucoDetector:
+def _detector(patient: bool = False, quick: bool = False) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     # Sub-pixel corners: the warp (and so the comparison with the empty yard) depends on them.
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
@@ -24,6 +24,11 @@ def _detector(patient: bool = False) -> cv2.aruco.ArucoDetector:
     # Thresholding windows of 3 and 23 pixels, not 3, 13 and 23: a third quicker, and on 1,308 generated
     # frames one more missed a marker at half size (the full-size passes then find it).
     params.adaptiveThreshWinSizeStep = 20
+    if quick:
+        # The 23-pixel window alone finds all four markers on 97 % of frames at half the time; the
+        # rest go on to both windows.
+        params.adaptiveThreshWinSizeMin = 23
+        params.adaptiveThreshWinSizeMax = 23
     if patient:
         # Many thresholding windows, from a few pixels to a marker's width: markers in a dark corner,
         # under glare or strong blur. Slower (~30 ms), so only for markers the quick pass missed.
@@ -36,6 +41,7 @@ def _detector(patient: bool = False) -> cv2.aruco.ArucoDetector:
 
 
 _DETECTOR = _detector()
+_QUICK_DETECTOR = _detector(quick=True)
 _PATIENT_DETECTOR = _detector(patient=True)
 
 
@@ -86,7 +92,9 @@ def find_markers(gray: NDArray[np.uint8]) -> MarkerSighting:
     if min(gray.shape[:2]) >= 480:
         small = np.asarray(cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA),
                            np.uint8)
-        found = _detect(small, scale=2.0)
+        found = _detect(small, scale=2.0, detector=_QUICK_DETECTOR)
+        if len(found) < 4:
+            found.update({k: v for k, v in _detect(small, scale=2.0).items() if k not in found})
         if found:
             found = _refine(gray, found)
     for detector in (_DETECTOR, _PATIENT_DETECTOR):

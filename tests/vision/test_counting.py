@@ -183,7 +183,7 @@ def test_the_refits_shortcut_never_prices_a_size_above_its_true_cost(seed: int) 
 
 def test_colour_patches_count_cubes_that_colours_alone_do_not() -> None:
     """Iron, coal, iron in a row shows two colours but three patches of them: at least three cubes."""
-    from hardware.stockyard.count import Blob, colour_floor, colour_pieces
+    from hardware.stockyard.count import Blob, top_colours
     from hardware.stockyard.geometry import CameraGeometry
 
     side = 20
@@ -195,7 +195,10 @@ def test_colour_patches_count_cubes_that_colours_alone_do_not() -> None:
     mask[20:40, 20:80] = 255
     blob = Blob(20, 20, mask[20:40, 20:80].copy(), 3 * side * side, side / 2, False)
     overhead = CameraGeometry(50.0, 30.0, 1e9)  # straight above, far away: tops lie over their footprints
-    assert colour_floor(blob, blob.mask, colours, overhead, side) == 2
-    assert colour_pieces(blob, blob.mask, colours, overhead, side, footprint=side * side) == 3
+    tops = top_colours(blob, blob.mask, colours, overhead, side)
+    assert tops is not None
+    assert tops.floor() == 2
+    assert tops.pieces(footprint=side * side) == 3
     colours[20:40, 40:60] = orange  # all iron: one patch, nothing said beyond one cube
-    assert colour_pieces(blob, blob.mask, colours, overhead, side, footprint=side * side) == 1
+    tops = top_colours(blob, blob.mask, colours, overhead, side)
+    assert tops is not None and tops.pieces(footprint=side * side) == 1
