@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from hardware.stockyard.medians import column_medians, median
+
 KINDS = ("iron", "stone", "coal", "event")
 
 # Drawing colours (BGR) for the debug view.
@@ -33,18 +35,8 @@ class Verdict:
 def lit_colour(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
     """Median BGR of the brighter half of the pixels (N×3)."""
     lum = pixels.mean(axis=1)
-    top = pixels[lum >= _median(lum)]
-    return np.asarray([_median(top[:, c]) for c in range(3)], np.float32)
-
-
-def _median(values: NDArray[np.float32]) -> float:
-    # np.median's checks and copies cost more than the partition itself on a cube's few hundred pixels.
-    n = len(values)
-    if n == 0:
-        return float("nan")
-    half = n // 2
-    part = np.partition(values, [half - 1, half] if n % 2 == 0 else half)
-    return float(part[half]) if n % 2 else float(0.5 * (part[half - 1] + part[half]))
+    top = pixels[lum >= median(lum)]
+    return column_medians(top)
 
 
 def saturation(bgr: NDArray[np.float32]) -> float:

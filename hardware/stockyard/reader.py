@@ -15,6 +15,7 @@ from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.count import CubeCount, count_cubes
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import yard_aspect
+from hardware.stockyard.medians import median
 from hardware.stockyard.profile import YardProfile, smooth
 from hardware.stockyard.segment import EmptyYard, evidence, foreground, luminance, match_gain
 from tableassist.ports import YardReading
@@ -100,7 +101,7 @@ class YardReader:
         lum_now = luminance(colours)
 
         def misfit(now: NDArray[np.float32], then: NDArray[np.float32]) -> float:
-            return float(np.median(np.abs(now[::step, ::step][ok] - then[::step, ::step][ok])))
+            return median(np.abs(now[::step, ::step][ok] - then[::step, ::step][ok]))
 
         def softer_then(sigma: float) -> NDArray[np.float32]:
             if sigma not in self._softer_lum:  # the empty yard's blurs are the same every frame: keep them

@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hardware.stockyard.colour import FloatImage
+from hardware.stockyard.medians import column_medians, median
 
 Mask = NDArray[np.uint8]
 
@@ -66,7 +67,7 @@ def _noise_scale(term: NDArray[np.float32], allowed: Mask | None, typical: float
     sample = term[::4, ::4][allowed[::4, ::4] > 0]
     if len(sample) < 100:
         return 1.0
-    return max(1.0, float(np.median(sample)) / typical)
+    return max(1.0, median(sample) / typical)
 
 
 def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None) -> NDArray[np.float32]:
@@ -139,7 +140,7 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
     step = 3  # every third pixel is plenty for a median
     ratio = colours[::step, ::step] / np.maximum(empty[::step, ::step], 0.03)
     ok = allowed[::step, ::step] > 0
-    total = np.median(ratio[ok], axis=0) if ok.any() else np.ones(3, np.float32)
+    total = column_medians(ratio[ok]) if ok.any() else np.ones(3, np.float32)
     grid = np.empty((view_cells, view_cells, 3), np.float32)
     ys = np.linspace(0, ratio.shape[0], view_cells + 1).astype(int)
     xs = np.linspace(0, ratio.shape[1], view_cells + 1).astype(int)
@@ -147,7 +148,7 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
         for j in range(view_cells):
             cell_ok = ok[ys[i]:ys[i + 1], xs[j]:xs[j + 1]]
             if cell_ok.sum() > 50:
-                grid[i, j] = np.median(ratio[ys[i]:ys[i + 1], xs[j]:xs[j + 1]][cell_ok], axis=0)
+                grid[i, j] = column_medians(ratio[ys[i]:ys[i + 1], xs[j]:xs[j + 1]][cell_ok])
             else:
                 grid[i, j] = total
     # Cells half covered by cubes are not to be trusted beyond the overall change: clamp towards it.
@@ -190,7 +191,7 @@ def peel(mask: Mask, score: NDArray[np.float32]) -> Mask:
     order = np.argsort(flat_labels, kind="stable")
     bounds = np.searchsorted(flat_labels[order], np.arange(count + 1))
     for i in range(1, count):
-        level[i] = PEEL_LEVEL * float(np.median(flat_score[order[bounds[i]:bounds[i + 1]]]))
+        level[i] = PEEL_LEVEL * median(flat_score[order[bounds[i]:bounds[i + 1]]])
     weak = score < level[labels]
     out = mask.copy()
     for _ in range(int(PEEL_STEPS)):

@@ -1,0 +1,27 @@
+"""The partition medians agree with numpy's on every size and shape the reader gives them."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from hardware.stockyard.medians import column_medians, median
+
+values = st.floats(-10, 10, width=32, allow_nan=False)
+
+
+@given(arrays(np.float32, st.integers(1, 60), elements=values))
+def test_median_is_numpys(a: np.ndarray) -> None:
+    assert median(a) == float(np.median(a))
+
+
+@given(arrays(np.float32, st.tuples(st.integers(1, 60), st.integers(1, 4)), elements=values))
+def test_column_medians_are_numpys(a: np.ndarray) -> None:
+    np.testing.assert_array_equal(column_medians(a), np.median(a, axis=0).astype(np.float32))
+
+
+def test_empty_gives_nan() -> None:
+    assert np.isnan(median(np.zeros(0, np.float32)))
+    assert np.isnan(column_medians(np.zeros((0, 3), np.float32))).all()
