@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import cv2
 import numpy as np
@@ -377,7 +378,7 @@ class _Shapes:
                 if stride == 1:
                     labels = np.asarray(found, np.int32).ravel()
                 else:
-                    labels = np.argmin(((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
+                    labels = _nearest(pts, centres)
             dims = []
             for k in range(n):
                 part = pts[labels == k]
@@ -539,6 +540,13 @@ def _looks_like_a_hand(blob: Blob, n: int, pixels: FloatImage, largest_cube: flo
     return None
 
 
+def _nearest(points: NDArray[np.float32], centres: Any) -> NDArray[np.int32]:
+    """Index of each point's nearest centre. |p - c|² = |p|² - 2 p·c + |c|², and |p|² is the same for
+    every centre: one matrix product instead of a points × centres × dimensions array."""
+    c = np.asarray(centres, np.float64)  # as cv2.kmeans returns them
+    return np.asarray(np.argmin((c * c).sum(axis=1) - 2 * (points.astype(np.float64) @ c.T), axis=1), np.int32)
+
+
 def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: FloatImage, n: int,
            side: float) -> list[Cube]:
     """Divide a blob of n cubes into n groups by place and colour, and classify each group."""
@@ -556,8 +564,7 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
         best = np.zeros((len(sample), 1), np.int32)
         cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
         _, _, centres = cv2.kmeans(sample, n, best, criteria, 2, cv2.KMEANS_PP_CENTERS)
-        distances = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
-        labels = np.argmin(distances, axis=1).astype(np.int32)
+        labels = _nearest(features, centres)
     # Colour from the blob's core: its rim mixes in the board (and the cube's shadow on it).
     padded = cv2.copyMakeBorder(blob.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     depth = cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]

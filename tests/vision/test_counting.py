@@ -202,3 +202,14 @@ def test_colour_patches_count_cubes_that_colours_alone_do_not() -> None:
     colours[20:40, 40:60] = orange  # all iron: one patch, nothing said beyond one cube
     tops = top_colours(blob, blob.mask, colours, overhead, side)
     assert tops is not None and tops.pieces(footprint=side * side) == 1
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_each_pixel_goes_to_its_nearest_centre(seed: int) -> None:
+    from hardware.stockyard.count import _nearest
+
+    rng = np.random.default_rng(seed)
+    points = rng.uniform(0, 30, (500, 4)).astype(np.float32)
+    centres = rng.uniform(0, 30, (int(rng.integers(2, 25)), 4)).astype(np.float32)
+    brute = np.argmin(((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
+    np.testing.assert_array_equal(_nearest(points, centres), brute)
