@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 Mask = NDArray[np.uint8]
 
-TURNS = (-4.0, -2.0, 0.0, 2.0, 4.0)  # degrees around the outline's own: cubes in a heap sit a little crooked
+TURNS = (-2.0, 0.0, 2.0)  # degrees around the outline's own: cubes in a heap sit a little crooked
 PITCHES = (0.92, 0.96, 1.0, 1.04, 1.08)  # of the pitch expected from the footprint
 OFFSETS = 4  # grid positions tried per pitch, each way
 FULL = 0.5  # a cell counts as a cube when this much of it is covered
