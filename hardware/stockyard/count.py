@@ -266,12 +266,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
                                   (yard_width / WIDEST) ** 2, measured)
     numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
     numbers.update(_count_heaps_by_grid(footprints, areas, counted, footprint, shapes.floors))
-    for i in counted:
-        cubes = float(areas[i]) / footprint
-        if cubes >= PIECES_FROM:
-            pieces = t.pieces(footprint) if (t := tops[i]) else 1
-            if numbers[i] < pieces <= cubes + PIECES_REACH:
-                numbers[i] = pieces
+    numbers.update(_count_by_colour_patches(tops, areas, numbers, footprint))
     result.side, result.footprint = side, footprint
     worst = 0.0
     total_area = float(sum(b.area for b in blobs))
@@ -320,6 +315,19 @@ def _count_heaps_by_grid(footprints: list[Mask], areas: NDArray[np.float64], cou
                  if n >= floors[k] and abs(n - cubes) <= LATTICE_REACH}
         if costs:
             out[i] = min(costs, key=lambda n: costs[n])
+    return out
+
+
+def _count_by_colour_patches(tops: dict[int, Tops | None], areas: NDArray[np.float64], numbers: dict[int, int],
+                             footprint: float) -> dict[int, int]:
+    """Counts raised to the separate patches of colour on the tops, where the area allows as many."""
+    out = {}
+    for i, t in tops.items():
+        cubes = float(areas[i]) / footprint
+        if t is not None and cubes >= PIECES_FROM:
+            pieces = t.pieces(footprint)
+            if numbers[i] < pieces <= cubes + PIECES_REACH:
+                out[i] = pieces
     return out
 
 
