@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from hardware.stockyard.channels import channel_max, channel_mean, channel_min
 from hardware.stockyard.medians import column_medians, median
 
 KINDS = ("iron", "stone", "coal", "event")
@@ -34,7 +35,7 @@ class Verdict:
 
 def lit_colour(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
     """Median BGR of the brighter half of the pixels (N×3)."""
-    lum = pixels.mean(axis=1)
+    lum = channel_mean(pixels)
     top = pixels[lum >= median(lum)]
     return column_medians(top)
 
@@ -64,15 +65,15 @@ def classify(pixels: NDArray[np.float32]) -> Verdict:
 
 def saturations(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
     """`saturation` of each pixel (N×3)."""
-    hi = np.maximum(pixels.max(axis=1), 1e-3)
-    return np.asarray((hi - pixels.min(axis=1)) / hi, np.float32)
+    hi = np.maximum(channel_max(pixels), 1e-3)
+    return np.asarray((hi - channel_min(pixels)) / hi, np.float32)
 
 
 def colour_groups(pixels: NDArray[np.float32]) -> tuple[NDArray[np.bool_], ...]:
     """Each pixel (N×3) as orange, dark or light (or none): the distinctions shading cannot blur. A
     shaded white side can pass for grey, never for orange or black, so grey and white are one group."""
     sat = saturations(pixels)
-    lum = pixels.mean(axis=1)
+    lum = channel_mean(pixels)
     orange = (pixels[:, 2] - pixels[:, 0] > IRON_WARMTH) & (sat > IRON_SATURATION)
     dark = ~orange & (lum < GROUP_DARK)
     light = ~orange & (lum > GROUP_LIGHT) & (sat < IRON_SATURATION)

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from hardware.stockyard.channels import channel_mean
 from hardware.stockyard.classify import KINDS, classify, colour_groups, saturation, skin_fraction
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
@@ -561,7 +562,7 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
     if n == 1:
         labels = np.zeros(len(xs), np.int32)
     else:
-        lum = pixels.mean(axis=1)
+        lum = channel_mean(pixels)
         warmth = pixels[:, 2] - pixels[:, 0]
         # Mostly by place: colour weighs little, or a cube's shaded sides would split off its lit top.
         features = np.column_stack([xs / side, ys / side, COLOUR_WEIGHT * lum, COLOUR_WEIGHT * warmth]).astype(

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from hardware.stockyard.channels import channel_min
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, marker_mask, prepare, to_bgr, to_gray
 from hardware.stockyard.geometry import CanonicalView, view_for_aspect, yard_aspect
@@ -53,7 +54,7 @@ def paper(frame: PreparedFrame) -> NDArray[np.uint8]:
     """
     near = marker_mask(frame.sighting, frame.to_canvas, frame.view, 2.6)
     core = marker_mask(frame.sighting, frame.to_canvas, frame.view, 1.2)
-    white = ((frame.colours.min(axis=2) > PAPER_WHITE) & (near > 0)) | (core > 0)
+    white = ((channel_min(frame.colours) > PAPER_WHITE) & (near > 0)) | (core > 0)
     count, labels = cv2.connectedComponents(white.astype(np.uint8), connectivity=4)
     keep = np.zeros(count, bool)
     keep[np.unique(labels[core > 0])] = True

@@ -1,4 +1,4 @@
-"""The partition medians agree with numpy's on every size and shape the reader gives them."""
+"""The quick reductions (partition medians, channel mean/max/min) agree with numpy's on every size."""
 
 from __future__ import annotations
 
@@ -25,3 +25,14 @@ def test_column_medians_are_numpys(a: np.ndarray) -> None:
 def test_empty_gives_nan() -> None:
     assert np.isnan(median(np.zeros(0, np.float32)))
     assert np.isnan(column_medians(np.zeros((0, 3), np.float32))).all()
+
+
+@given(arrays(np.float32, st.tuples(st.integers(1, 40), st.just(3)), elements=values))
+def test_channel_reductions_are_numpys(a: np.ndarray) -> None:
+    from hardware.stockyard.channels import channel_max, channel_mean, channel_min
+
+    np.testing.assert_array_equal(channel_mean(a), a.mean(axis=1))
+    np.testing.assert_array_equal(channel_max(a), a.max(axis=1))
+    np.testing.assert_array_equal(channel_min(a), a.min(axis=1))
+    image = a.reshape(1, -1, 3)
+    np.testing.assert_array_equal(channel_min(image), image.min(axis=2))
