@@ -257,10 +257,12 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     footprint = float(np.median(areas[lone])) if lone.any() else float((side - 2) ** 2)
     footprint = max(footprint, 1.0)
     measured = bool(lone.any())
-    # Specks far smaller than any cube, even half-seen, are changed artwork or light; outside the
-    # yard only arms matter. What is left are the cubes, whose splits check the footprint.
+    # Specks far smaller than any cube, even half-seen, and slivers along printed lines are changed
+    # artwork or light; outside the yard only arms matter. What is left are the cubes, whose splits
+    # check the footprint.
+    slivers = {i for i, b in enumerate(blobs) if _sliver(b, side)}
     counted = [i for i, (b, inside) in enumerate(zip(blobs, in_yard, strict=True))
-               if inside and b.area >= SPECK * footprint]
+               if inside and b.area >= SPECK * footprint and i not in slivers]
     tops = {i: top_colours(blobs[i], footprints[i], colours, camera, side) for i in counted}
     shapes = _Shapes([footprints[i] for i in counted], [t.floor() if (t := tops[i]) else 1 for i in counted])
     footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / NARROWEST) ** 2,
@@ -273,7 +275,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     total_area = float(sum(b.area for b in blobs))
     largest_cube = (yard_width / WIDEST) ** 2
     for i, (blob, area, inside) in enumerate(zip(blobs, areas, in_yard, strict=True)):
-        if blob.area < SPECK * footprint:
+        if blob.area < SPECK * footprint or i in slivers:
             continue
         n = numbers.get(i) or max(1, int(round(area / footprint)))
         ys, xs = np.nonzero(blob.mask)
@@ -317,6 +319,18 @@ def _count_heaps_by_grid(footprints: list[Mask], areas: NDArray[np.float64], cou
         if costs:
             out[i] = min(costs, key=lambda n: costs[n])
     return out
+
+
+def _sliver(blob: Blob, side: float) -> bool:
+    """Long and far narrower than a cube: a printed line the new light changed, not a cube."""
+    contours, _ = cv2.findContours(blob.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (_, _), (w, h), _ = cv2.minAreaRect(np.concatenate(contours))
+    narrow, long = min(w, h), max(w, h)
+    return narrow < SLIVER_WIDTH * side and long > SLIVER_ASPECT * max(narrow, 1.0)
+
+
+SLIVER_WIDTH = 0.55  # of a cube side: narrower than any cube, even half hidden by its neighbour
+SLIVER_ASPECT = 2.0  # and more than twice as long as it is wide
 
 
 def _count_by_colour_patches(tops: dict[int, Tops | None], areas: NDArray[np.float64], numbers: dict[int, int],

@@ -213,3 +213,22 @@ def test_each_pixel_goes_to_its_nearest_centre(seed: int) -> None:
     centres = rng.uniform(0, 30, (int(rng.integers(2, 25)), 4)).astype(np.float32)
     brute = np.argmin(((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
     np.testing.assert_array_equal(_nearest(points, centres), brute)
+
+
+def test_a_sliver_along_a_printed_line_is_no_cube() -> None:
+    from hardware.stockyard.count import Blob, _sliver
+
+    side = 20.0
+
+    def blob(width: float, length: float, angle: float = 25.0) -> Blob:
+        canvas = np.zeros((120, 120), np.uint8)
+        box = cv2.boxPoints(((60, 60), (length, width), angle))
+        cv2.fillConvexPoly(canvas, np.round(box).astype(np.int32), 255)
+        ys, xs = np.nonzero(canvas)
+        crop = np.ascontiguousarray(canvas[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
+        return Blob(int(xs.min()), int(ys.min()), crop, int(np.count_nonzero(crop)), width / 2, False)
+
+    assert _sliver(blob(5, 45), side)  # a thin line a couple of cubes long
+    assert not _sliver(blob(20, 20), side)  # a lone cube
+    assert not _sliver(blob(20, 60), side)  # a row of three
+    assert not _sliver(blob(12, 20), side)  # a cube half hidden: as narrow, but not long
