@@ -95,10 +95,14 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     texture = texture * (1 / (STRUCTURE * _noise_scale(texture, allowed, 0.16 * STRUCTURE)))
     score = np.maximum(score, np.minimum(texture, score * (1 / TEXTURE_GATE)))
     # A cube's painted face hides gravel and speckled print: where the yard was rough and is smooth now.
-    score = np.maximum(score, smoothing(lum, empty, local) * (1 / SMOOTHING))
+    # Near black, relative texture is mostly sensor noise (as chromaticity is): let it fade there.
+    smoother = smoothing(lum, empty, local) * (1 / SMOOTHING)
+    smoother *= np.clip(np.minimum(lum, empty.lum) * (1 / DARK_SMOOTH), 0, 1)
+    score = np.maximum(score, smoother)
     return np.asarray(score, np.float32)
 
 
+DARK_SMOOTH = 0.1  # brightness below which the smoothing evidence fades out (marker black = 0)
 SMOOTHING = 0.6  # log ratio of relative texture: the yard here is ~45 % as rough as when empty
 _GRAIN = 0.03  # relative texture (std / mean) that sensor noise and a cube's own grain reach
 
