@@ -30,7 +30,7 @@ IRON_SATURATION = 0.45
 class Verdict:
     kind: str
     margin: float  # 0 = on a threshold, 1 = far from any
-    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the lit colour (BGR) it was judged by
+    colour: tuple[float, float, float]  # the lit colour (BGR) it was judged by
 
 
 def lit_colour(pixels: NDArray[np.float32]) -> NDArray[np.float32]:

@@ -48,15 +48,6 @@ def edge_angle(foot: Mask) -> float:
     return math.degrees(mean) / 4 % 90
 
 
-def lattice_count(foot: Mask, pitch: float) -> tuple[int, float]:
-    """Cubes in a heap's footprint by the best-fitting grid, and how badly it fits (half-full cells)."""
-    fits = lattice_fits(foot, pitch)
-    if not fits:
-        return 0, float("inf")
-    n = min(fits, key=lambda k: fits[k])
-    return n, fits[n]
-
-
 def lattice_fits(foot: Mask, pitch: float) -> dict[int, float]:
     """For each cube count some grid gives the footprint, how well the best such grid fits
     (summed half-fullness of its cells: 0 = every cell full or empty)."""

@@ -85,7 +85,8 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     outside = np.maximum(np.maximum(above, below, out=above), 0, out=above)
     shift = np.asarray(cv2.transform(outside, _SUM), np.float32)
     # Chromaticity of near-black pixels is mostly noise; let darkness speak for them instead.
-    shift *= np.clip(np.minimum(lum, empty.lum) * (1 / 0.12), 0, 1)
+    darkest = np.minimum(lum, empty.lum)  # of now and then: near black in either is noise
+    shift *= np.clip(darkest * (1 / 0.12), 0, 1)
     shift = shift * (1 / (CHROMA * _noise_scale(shift, allowed, 0.13 * CHROMA)))
     score = np.maximum(np.maximum(darker * (1 / DARKER), brighter * (1 / BRIGHTER)), shift)
     # A grey cube on grey artwork barely differs in colour, but it hides the artwork's texture: a
@@ -97,7 +98,7 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     # A cube's painted face hides gravel and speckled print: where the yard was rough and is smooth now.
     # Near black, relative texture is mostly sensor noise (as chromaticity is): let it fade there.
     smoother = smoothing(lum, empty, local) * (1 / SMOOTHING)
-    smoother *= np.clip(np.minimum(lum, empty.lum) * (1 / DARK_SMOOTH), 0, 1)
+    smoother *= np.clip(darkest * (1 / DARK_SMOOTH), 0, 1)
     score = np.maximum(score, smoother)
     return np.asarray(score, np.float32)
 

@@ -8,7 +8,17 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.stockyard.lattice import edge_angle, lattice_count, lattice_fits
+from hardware.stockyard.lattice import edge_angle, lattice_fits
+
+
+def lattice_count(foot: np.ndarray, pitch: float) -> tuple[int, float]:
+    """The count the best-fitting grid gives, and its misfit (0 and inf when nothing fits)."""
+    fits = lattice_fits(foot, pitch)
+    if not fits:
+        return 0, float("inf")
+    n = min(fits, key=lambda k: fits[k])
+    return n, fits[n]
+
 
 HEAPS = {
     "row of three": [(0, 0), (1, 0), (2, 0)],
