@@ -52,6 +52,16 @@ class EmptyYard:
         self.chroma_hi = np.asarray(cv2.dilate(chroma, _ENVELOPE), np.float32)
         window = LocalStats(self.lum)
         self.mean, self.var = window.mean, window.var
+        self._ground: tuple[tuple[float, ...], tuple[FloatImage, NDArray[np.float32], NDArray[np.bool_]]] | None = None
+
+    def ground(self, offset: tuple[float, ...]) -> tuple[FloatImage, NDArray[np.float32], NDArray[np.bool_]]:
+        """The yard's chromaticity and brightness from the encoding's zero, and where it has a colour of
+        its own. A steady camera gives the same offset frame after frame: the last one is kept."""
+        if self._ground is None or self._ground[0] != offset:
+            chroma, lum = _from_zero(self.colours, offset)
+            away = np.asarray(cv2.transform(cv2.absdiff(chroma, (1.0, 1.0, 1.0, 0.0)), _SUM), np.float32)  # type: ignore[call-overload]
+            self._ground = (offset, (chroma, lum, away > SHADOW_GROUND))
+        return self._ground[1]
 
 
 def _noise_scale(term: NDArray[np.float32], allowed: Mask | None, typical: float) -> float:
@@ -70,8 +80,13 @@ def _noise_scale(term: NDArray[np.float32], allowed: Mask | None, typical: float
     return max(1.0, median(sample) / typical)
 
 
-def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None) -> NDArray[np.float32]:
-    """How strongly each pixel differs from the empty yard: 1 = at threshold."""
+def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None,
+             encoding_zero: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
+    """How strongly each pixel differs from the empty yard: 1 = at threshold.
+
+    `encoding_zero` is where the camera's encoding puts no light, per channel, in normalised colour
+    (see `shadow`); without it, shadows count as any other darkening.
+    """
     lum = luminance(colours)
     lum_eps = lum + _EPS
     darker = np.log(empty.lum_lo / lum_eps)
@@ -88,6 +103,12 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     darkest = np.minimum(lum, empty.lum)  # of now and then: near black in either is noise
     shift *= np.clip(darkest * (1 / 0.12), 0, 1)
     shift = shift * (1 / (CHROMA * _noise_scale(shift, allowed, 0.13 * CHROMA)))
+    if encoding_zero is not None:
+        # A cast shadow on coloured ground is the ground in less light, not a cube: it counts for little.
+        shaded = shadow(colours, empty, encoding_zero).astype(np.float32)
+        shade = cv2.addWeighted(shaded, SHADOW_KEEP - 1, shaded, 0, 1)  # 1 on the board, SHADOW_KEEP in shadow
+        darker = np.asarray(cv2.multiply(darker, shade), np.float32)
+        shift = np.asarray(cv2.multiply(shift, shade), np.float32)
     score = np.maximum(np.maximum(darker * (1 / DARKER), brighter * (1 / BRIGHTER)), shift)
     # A grey cube on grey artwork barely differs in colour, but it hides the artwork's texture: a
     # change of local structure (lighting-invariant) counts where the colour differs at least a little.
@@ -103,6 +124,34 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None)
     return np.asarray(score, np.float32)
 
 
+def shadow(colours: FloatImage, empty: EmptyYard, encoding_zero: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Where the frame is the empty yard's coloured ground, in the same light or less: in a cube's cast
+    shadow, or bare.
+
+    A camera's encoding (sRGB: 1.055·L^(1/2.4) − 0.055) is a power of the light once 0.055 is added
+    back, so less light scales all three channels of (colour − encoding_zero) alike: a shadow keeps
+    that chromaticity and only darkens, and not past what the room's light leaves (about a quarter).
+    A neutral cube on neutral ground does the same, so only ground with a colour of its own is judged.
+    """
+    # OpenCV throughout: numpy's broadcasts and reductions over the colour axis cost 5× as much here.
+    offset = tuple(round(float(-z), 3) for z in encoding_zero) + (0.0,)  # rounded: a steady camera's repeats
+    now, now_lum = _from_zero(colours, offset)
+    then, then_lum, coloured = empty.ground(offset)
+    change = np.asarray(cv2.transform(cv2.absdiff(now, then), _SUM), np.float32)
+    return np.asarray((change < SHADOW_CHROMA) & coloured & (now_lum > SHADOW_DEPTH * then_lum))
+
+
+def _from_zero(colours: FloatImage, offset: tuple[float, ...]) -> tuple[FloatImage, NDArray[np.float32]]:
+    """Chromaticity and brightness measured from the encoding's zero rather than from printed black."""
+    shifted = cv2.add(colours, offset)  # type: ignore[call-overload]  # a Scalar, which the stubs leave out
+    lum = luminance(shifted)
+    return np.asarray(cv2.divide(shifted, cv2.merge([lum, lum, lum])), np.float32), lum
+
+
+SHADOW_CHROMA = 0.15  # summed chromaticity difference a shadow stays within (noise on bare ground: ~0.15)
+SHADOW_GROUND = 0.5  # the ground's own chromaticity away from grey for a shadow to be told from a cube
+SHADOW_DEPTH = 0.5  # encoded brightness a shadow keeps: 0.5^2.4 ≈ a fifth of the light
+SHADOW_KEEP = 0.3  # share of its darkening and colour change a shadow still counts with
 DARK_SMOOTH = 0.1  # brightness below which the smoothing evidence fades out (marker black = 0)
 SMOOTHING = 0.6  # log ratio of relative texture: the yard here is ~45 % as rough as when empty
 _GRAIN = 0.03  # relative texture (std / mean) that sensor noise and a cube's own grain reach

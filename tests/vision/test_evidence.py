@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from hardware.stockyard.segment import EmptyYard, evidence
+from hardware.stockyard.segment import EmptyYard, evidence, shadow
 
 
 def textured(level: float, grain: float, seed: int, shape: tuple[int, int] = (80, 80)) -> np.ndarray:
@@ -31,3 +31,66 @@ def test_smoother_noise_in_near_black_print_is_no_evidence() -> None:
     frame = textured(0.03, 0.1, seed=3)
     score = evidence(frame, EmptyYard(empty))
     assert np.mean(score > 1.0) < 0.1  # without the fade: nearly all of it
+
+
+# A camera as the reader sees it: linear light to sRGB, then normalised between the printed black
+# (4 % reflectance) and paper white (85 %) that the markers show.
+_BLACK, _WHITE = 0.04, 0.85
+
+
+def _srgb(linear: np.ndarray) -> np.ndarray:
+    linear = np.clip(linear, 0, 1)
+    return np.where(linear <= 0.0031308, 12.92 * linear, 1.055 * linear ** (1 / 2.4) - 0.055)
+
+
+def _photographed(reflectance: np.ndarray, light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Normalised colours of a surface under a light field, and where the encoding's zero lies."""
+    black, white = float(_srgb(np.array(_BLACK))), float(_srgb(np.array(_WHITE)))
+    encoded = _srgb(reflectance * light[:, :, None])
+    zero = np.full(3, -(black + 0.055) / (white - black), np.float32)
+    return ((encoded - black) / (white - black)).astype(np.float32), zero
+
+
+def _yard(ground: tuple[float, float, float], seed: int) -> np.ndarray:
+    """Reflectance of a slightly speckled ground of one colour (BGR), 80×80."""
+    grain = textured(1.0, 0.08, seed)
+    return (grain * np.array(ground, np.float32)).astype(np.float32)
+
+
+_CLAY = (0.08, 0.25, 0.55)  # orange-brown ground, BGR reflectance
+_GRAVEL = (0.3, 0.3, 0.3)
+
+
+def _shadow_and_cube(ground: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    reflectance = _yard(ground, seed=4)
+    lit = np.ones((80, 80), np.float32)
+    empty, zero = _photographed(reflectance, lit)
+    light = lit.copy()
+    light[10:70, 5:35] = 0.35  # a cube's cast shadow: the lamp blocked, the room's light left
+    played = reflectance.copy()
+    played[25:55, 45:75] = 0.05  # a coal cube
+    frame, _ = _photographed(played, light)
+    return frame, empty, zero
+
+
+def test_a_cast_shadow_on_coloured_ground_is_told_from_a_cube() -> None:
+    frame, empty, zero = _shadow_and_cube(_CLAY)
+    shaded = shadow(frame, EmptyYard(empty), zero)
+    assert shaded[15:65, 10:30].mean() > 0.9
+    assert shaded[30:50, 50:70].mean() < 0.05  # the coal cube is no shadow
+
+
+def test_a_shadow_on_grey_ground_is_not_judged() -> None:
+    """Grey on grey: a shadow and a neutral cube look alike, so neither is taken for a shadow."""
+    frame, empty, zero = _shadow_and_cube(_GRAVEL)
+    assert shadow(frame, EmptyYard(empty), zero).mean() < 0.05
+
+
+def test_a_shadow_counts_for_little_but_the_cube_still_counts() -> None:
+    frame, empty, zero = _shadow_and_cube(_CLAY)
+    yard = EmptyYard(empty)
+    without, with_shadows = evidence(frame, yard), evidence(frame, yard, encoding_zero=zero)
+    shade, cube = (slice(15, 65), slice(10, 30)), (slice(30, 50), slice(50, 70))
+    assert np.median(without[shade]) > 1.0  # the shadow reads as a cube without the test
+    assert np.median(with_shadows[shade]) < 0.4 * np.median(without[shade])
+    assert np.median(with_shadows[cube]) == np.median(without[cube]) > 1.0
