@@ -130,11 +130,12 @@ def shadow(colours: FloatImage, empty: EmptyYard, encoding_zero: NDArray[np.floa
 
     A camera's encoding (sRGB: 1.055·L^(1/2.4) − 0.055) is a power of the light once 0.055 is added
     back, so less light scales all three channels of (colour − encoding_zero) alike: a shadow keeps
-    that chromaticity and only darkens, and not past what the room's light leaves (about a quarter).
+    that chromaticity and only darkens, and not past what the room's light leaves (a fifth or so).
     A neutral cube on neutral ground does the same, so only ground with a colour of its own is judged.
     """
     # OpenCV throughout: numpy's broadcasts and reductions over the colour axis cost 5× as much here.
-    offset = tuple(round(float(-z), 3) for z in encoding_zero) + (0.0,)  # rounded: a steady camera's repeats
+    # Rounded, so a steady camera's frames reuse the ground worked out for the first.
+    offset = tuple(round(float(-z), 3) for z in encoding_zero) + (0.0,)
     now, now_lum = _from_zero(colours, offset)
     then, then_lum, coloured = empty.ground(offset)
     change = np.asarray(cv2.transform(cv2.absdiff(now, then), _SUM), np.float32)
