@@ -68,12 +68,7 @@ class YardReader:
                                              cv2.bitwise_not(frame.markers)), np.uint8)
         colours = match_gain(smooth(frame.colours), self.profile.colours, allowed)
         colours, empty = self._match_sharpness(colours, allowed)
-        # Where an sRGB camera's encoding would put no light: 0.055 of full scale below its 0 (the encoded
-        # value plus 0.055 is a power of the light). In normalised colour (0 = printed black) that is
-        # a little below 0; shadows scale colours measured from there (see `shadow`).
-        ref = frame.reference
-        zero = -(ref.black + 0.055 * 255) / np.maximum(ref.white.mean(axis=0) - ref.black, 1.0)
-        score = evidence(colours, empty, allowed, zero.astype(np.float32))
+        score = evidence(colours, empty, allowed, frame.reference.encoding_zero())
         mask = foreground(score, allowed)
         # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
         seen = frame.valid.copy()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from hardware.stockyard.colour import ColourReference
 from hardware.stockyard.segment import EmptyYard, evidence, shadow
 
 
@@ -94,3 +95,12 @@ def test_a_shadow_counts_for_little_but_the_cube_still_counts() -> None:
     assert np.median(without[shade]) > 1.0  # the shadow reads as a cube without the test
     assert np.median(with_shadows[shade]) < 0.4 * np.median(without[shade])
     assert np.median(with_shadows[cube]) == np.median(without[cube]) > 1.0
+
+
+def test_the_markers_levels_give_the_encodings_zero() -> None:
+    """Printed black and paper white as an 8-bit sRGB camera stores them place no light where the
+    simulated camera above puts it."""
+    black, white = float(_srgb(np.array(_BLACK))) * 255, float(_srgb(np.array(_WHITE))) * 255
+    reference = ColourReference(white=np.full((4, 3), white, np.float32), black=np.full(3, black, np.float32))
+    _, zero = _photographed(np.zeros((1, 1, 3), np.float32), np.ones((1, 1), np.float32))
+    assert np.allclose(reference.encoding_zero(), zero, atol=1e-4)
