@@ -256,7 +256,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     lone = (ratio < 1.5) & (peaks > 0.8 * ref_peak) & (peaks < 1.25 * ref_peak)
     footprint = float(np.median(areas[lone])) if lone.any() else float((side - 2) ** 2)
     footprint = max(footprint, 1.0)
-    measured = bool(lone.any())
+    measured = int(np.count_nonzero(lone))  # how many lone-looking blobs the footprint rests on
     # Specks far smaller than any cube, even half-seen, and slivers along printed lines are changed
     # artwork or light; outside the yard only arms matter. What is left are the cubes, whose splits
     # check the footprint.
@@ -454,13 +454,14 @@ class _Shapes:
 
 
 def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: float, smallest: float,
-                      largest: float, measured: bool = True) -> float:
+                      largest: float, measured: int = 1) -> float:
     """Check the footprint measured on lone-looking blobs against the other readings of the yard.
 
     When no cube lies alone (a 2×2 block, a row of three) or a pair passed for one, the measured
     footprint is off by a third or a half. Every solid blob of one to four cubes offers another
     footprint; the one under which all blobs split best into cube-sized squares (area and shape) wins,
     if clearly better. Shape rules out the halves and doubles that fit areas alone just as well.
+    `measured` is how many lone-looking blobs the footprint was measured on (0: guessed from widths).
     """
     def misfit(size: float, bar: float = float("inf")) -> float:
         """The summed cost of splitting every blob under `size`; inf once it cannot stay under `bar`."""
@@ -476,7 +477,10 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
 
     # A blob that holds more colours than the footprint gives it cubes: the footprint came from a block
     # that passed for one cube (a lone 2×2 block looks like one big cube). Any smaller size may be right.
-    short = any(shapes.floors[i] > shapes.number(i, float(a), footprint)[0] for i, a in enumerate(areas))
+    # Not when several lone-looking blobs agree: they are not all blocks, and a blob with a shadow or a
+    # lost corner reads as two colours more often than a block passes for a cube (main 50081, indep 1170).
+    short = measured < ALIKE_LONE and any(shapes.floors[i] > shapes.number(i, float(a), footprint)[0]
+                                         for i, a in enumerate(areas))
 
     # A footprint measured on lone cubes is wrong by a factor of two at most; one guessed from the
     # blobs' widths (no lone cube seen, ragged blobs) may be anything a cube can be.
@@ -526,6 +530,7 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     return best if costs[best] < costs[footprint] - margin else footprint
 
 
+ALIKE_LONE = 3  # this many lone-looking blobs measure the footprint too surely for colours to halve it
 MEASURED_LOW = 0.45  # a footprint measured on lone-looking cubes: the smallest share of it a refit may choose
 GUESS_LOW = 0.75  # a footprint guessed from widths: the smallest share of the guess a refit may choose
 HALVING_MARGIN = 6.0  # the cost a refit to under GUESS_LOW of a measured footprint must save

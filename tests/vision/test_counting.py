@@ -181,6 +181,34 @@ def test_the_refits_shortcut_never_prices_a_size_above_its_true_cost(seed: int) 
             assert shapes.least_cost(i, area, float(size)) <= cost + FLOOR_COST * max(0, floors[i] - n) + 1e-9
 
 
+def _ragged_square(side: int, rng: np.random.Generator) -> np.ndarray:
+    """A lone cube's footprint as a noisy mask leaves it: square, with a frayed outline."""
+    mask = np.zeros((side + 8, side + 8), np.uint8)
+    mask[4:side + 4, 4:side + 4] = 255
+    rim = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((5, 5), np.uint8)) > 0
+    mask[rim] = np.where(rng.random(mask.shape) < 0.5, 255, 0).astype(np.uint8)[rim]
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
+
+
+def test_alike_lone_cubes_outvote_one_blob_of_two_colours() -> None:
+    """A lone cube whose shadow reads as a second colour claims two cubes. One lone-looking blob may be
+    a 2×2 block, so the footprint measured on it may be halved or quartered to suit; four alike are cubes."""
+    from hardware.stockyard.count import _core_area, _refine_footprint, _Shapes
+
+    quartered = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        feet = [_ragged_square(side, rng) for side in (17, 18, 16, 17, 17)]
+        areas = np.array([_core_area(f) for f in feet])
+        floors = [1, 1, 1, 1, 2]  # the last: one cube and its shadow
+        footprint = float(np.median(areas[:4]))
+        kept = _refine_footprint(_Shapes(feet, floors), areas, footprint, 20.0, 4000.0, measured=4)
+        assert kept == pytest.approx(footprint, rel=0.15)
+        once = _refine_footprint(_Shapes(feet, floors), areas, footprint, 20.0, 4000.0, measured=1)
+        quartered += once < 0.5 * footprint
+    assert quartered  # measured on one blob, the same masks do get quartered: the test's premise holds
+
+
 def test_colour_patches_count_cubes_that_colours_alone_do_not() -> None:
     """Iron, coal, iron in a row shows two colours but three patches of them: at least three cubes."""
     from hardware.stockyard.count import Blob, top_colours
