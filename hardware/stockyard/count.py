@@ -231,7 +231,9 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float
 
 
 def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: Mask, yard_area: float,
-                yard_width: float, yard: tuple[float, float, float, float] | None = None) -> CubeCount:
+                yard_width: float, yard: tuple[float, float, float, float] | None = None,
+                box: dict[str, int] | None = None) -> CubeCount:
+    """The cubes in a foreground mask. `box` is how many of each kind the game has, where known."""
     # Half the area of a square 1/30 of the yard wide: a cube 1/40 of the yard wide still passes, specks do not.
     smallest = (yard_width / 30.0) ** 2 * 0.5
     blobs = find_blobs(mask, edge, smallest)
@@ -295,11 +297,22 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
         result.cubes.extend(_split(blob, xs, ys, pixels, n, side))
     if total_area > 0.5 * yard_area and result.unsure is None:
         result.unsure = "the stock yard is mostly covered"
+    # More of a kind than the game has: cubes counted twice over, from a footprint measured on fragments.
+    # No other size we tried counts those frames right, so say so rather than guess.
+    result.unsure = result.unsure or _beyond_the_box(result, box)
     certainty = min([c.certainty for c in result.cubes] + [1.0])
     result.confidence = float(np.clip(min(1 - 2 * worst, 0.5 + 0.5 * certainty), 0.05, 1.0))
     if result.unsure:
         result.confidence = min(result.confidence, 0.3)
     return result
+
+
+def _beyond_the_box(count: CubeCount, box: dict[str, int] | None) -> str | None:
+    """Why the count cannot be right, if it has more of a kind than the game's box holds."""
+    for kind, n in count.counts().items():
+        if box is not None and n > box.get(kind, n):
+            return f"{n} {kind} cubes seen, but the game has only {box[kind]}: the count is not to be trusted"
+    return None
 
 
 def _count_heaps_by_grid(footprints: list[Mask], areas: NDArray[np.float64], counted: list[int],

@@ -18,7 +18,11 @@ from hardware.stockyard.geometry import yard_aspect
 from hardware.stockyard.medians import median
 from hardware.stockyard.profile import YardProfile, smooth
 from hardware.stockyard.segment import EmptyYard, evidence, foreground, luminance, match_gain
+from tableassist.engine.components import load as load_components
 from tableassist.ports import YardReading
+
+# How many cubes of each kind the game has: a reading with more cannot be right.
+IN_THE_BOX = {kind: int(load_components().raw["pieces"][kind]) for kind in ("iron", "stone", "coal", "event")}
 
 
 def _with_counts(counts: dict[str, int], confidence: float, unsure: str | None = None) -> YardReading:
@@ -81,7 +85,7 @@ class YardReader:
         slack = 0.02 * view.width
         yard = (view.margin - slack, view.margin - slack, view.margin + view.width + slack,
                 view.margin + view.height + slack)
-        count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard)
+        count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX)
         c = count.counts()
         reading = YardReading(iron=c["iron"], stone=c["stone"], coal=c["coal"], event=c["event"],
                               confidence=round(count.confidence, 3), unsure=count.unsure)

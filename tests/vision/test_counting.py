@@ -151,6 +151,19 @@ def test_a_box_lid_on_the_yard_is_no_heap_of_cubes() -> None:
     assert reading.confidence <= 0.3
 
 
+def test_more_cubes_of_a_kind_than_the_game_has_make_the_reading_unsure() -> None:
+    """The game has five event cubes: seven white cubes on the yard (the second box, or white card
+    scraps) cannot all be events, and the reading says so rather than passing seven on."""
+    reader = YardReader(build_profile(shoot(plain_scene())))
+    six = [("event", 2, 2), ("event", 5, 2), ("event", 8, 2), ("event", 11, 2), ("event", 2, 6), ("event", 5, 6)]
+    fine = reader.read(shoot(with_cubes(six[:5]), EVENING, seed=3)).reading
+    assert fine.counts() == counts(event=5) and fine.unsure is None
+    over = reader.read(shoot(with_cubes(six), EVENING, seed=3)).reading
+    assert over.counts() == counts(event=6)
+    assert over.unsure is not None and "only 5" in over.unsure
+    assert over.confidence <= 0.3
+
+
 def _blocks(rng: np.random.Generator) -> np.ndarray:
     """A footprint of one to six touching or overlapping squares, as the unsmearing leaves them."""
     mask = np.zeros((90, 90), np.uint8)
