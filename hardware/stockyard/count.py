@@ -269,6 +269,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     shapes = _Shapes([footprints[i] for i in counted], [t.floor() if (t := tops[i]) else 1 for i in counted])
     footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / NARROWEST) ** 2,
                                   (yard_width / WIDEST) ** 2, measured)
+    areas = _less_hidden_gaps(blobs, areas, counted, footprint, camera, side)
     numbers = {i: shapes.number(k, float(areas[i]), footprint)[0] for k, i in enumerate(counted)}
     numbers.update(_count_heaps_by_grid(footprints, areas, counted, footprint, shapes.floors))
     numbers.update(_count_by_colour_patches(tops, areas, numbers, footprint))
@@ -305,6 +306,27 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     if result.unsure:
         result.confidence = min(result.confidence, 0.3)
     return result
+
+
+def _less_hidden_gaps(blobs: list[Blob], areas: NDArray[np.float64], counted: list[int], footprint: float,
+                      camera: CameraGeometry, side: float) -> NDArray[np.float64]:
+    """Big heaps' areas less the gaps between their cubes that the cubes' own sides hide.
+
+    Unsmearing takes one cube's height off each blob along the camera's view, but in a loose heap the
+    sides of one cube cover the gap to its neighbour behind it, and that gap stays in the footprint.
+    Under a tilted camera a heap of ten measured 11 to 12 cubes (indep 1020, 1146). The hidden share
+    grows with the tilt (the sides' reach, `displacement` over the side) and with the cubes behind cubes.
+    """
+    out = areas.copy()
+    for i in counted:
+        if areas[i] / footprint > HEAP_FROM:
+            reach = camera.displacement(np.array([blobs[i].centre]), side)[0]
+            out[i] = areas[i] / (1 + HEAP_GAP * float(np.hypot(reach[0], reach[1])) / side)
+    return out
+
+
+HEAP_FROM = 6.5  # area (in cubes) from which a heap hides gaps behind its cubes' sides (5.5: more lost)
+HEAP_GAP = 0.2  # the share of a big heap's area those gaps take per side of displacement (0.3: main lost 5)
 
 
 def _beyond_the_box(count: CubeCount, box: dict[str, int] | None) -> str | None:
