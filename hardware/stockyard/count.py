@@ -331,8 +331,10 @@ HEAP_GAP = 0.2  # the share of a big heap's area those gaps take per side of dis
 
 def _beyond_the_box(count: CubeCount, box: dict[str, int] | None) -> str | None:
     """Why the count cannot be right, if it has more of a kind than the game's box holds."""
+    if box is None:
+        return None
     for kind, n in count.counts().items():
-        if box is not None and n > box.get(kind, n):
+        if n > box.get(kind, n):
             return f"{n} {kind} cubes seen, but the game has only {box[kind]}: the count is not to be trusted"
     return None
 

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from hardware.stockyard.classify import KINDS
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.count import CubeCount, count_cubes
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
@@ -22,7 +23,7 @@ from tableassist.engine.components import load as load_components
 from tableassist.ports import YardReading
 
 # How many cubes of each kind the game has: a reading with more cannot be right.
-IN_THE_BOX = {kind: int(load_components().raw["pieces"][kind]) for kind in ("iron", "stone", "coal", "event")}
+IN_THE_BOX = {kind: int(load_components().raw["pieces"][kind]) for kind in KINDS}
 
 
 def _with_counts(counts: dict[str, int], confidence: float, unsure: str | None = None) -> YardReading:
