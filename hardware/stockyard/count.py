@@ -599,8 +599,7 @@ def _looks_like_a_hand(blob: Blob, n: int, pixels: FloatImage, largest_cube: flo
     if blob.area > 4 * largest_cube and skin_fraction(pixels) > 0.5:
         return "a hand seems to be over the stock yard"
     if n >= 12 or blob.area > 10 * largest_cube:
-        solidity = blob.area / max(cv2.contourArea(cv2.convexHull(np.argwhere(blob.mask > 0)[:, ::-1])), 1.0)
-        if solidity < 0.75:
+        if solidity(blob.mask) < 0.75:
             return "something large and irregular lies on the stock yard"
     return None
 
