@@ -524,6 +524,11 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     # A footprint larger than any cube's came from a blob that only looked lone: a 2×2 block is square
     # too. Then only the other readings count.
     plausible = smallest <= footprint <= largest
+    # Guessed (no cube lies alone) at over half the largest cube's footprint: in a yard so crowded that
+    # every cube touches another, the widths measured were heaps', and the guess is no guide. The
+    # splits of every fairly solid blob choose from the whole range then, down to a tenth of a heap.
+    wide_guess = not measured and footprint > WIDE_GUESS * largest
+    plausible = plausible and not wide_guess
     if short and plausible:
         low, high = max(smallest, 0.2 * footprint), footprint
     elif measured and plausible:
@@ -532,12 +537,14 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
         # Guessed from the blobs' widths: a whole cube wide, so the footprint is not far off either; a
         # half-size footprint (every cube counted twice) splits noisy masks as well as the true one.
         low, high = max(smallest, GUESS_LOW * footprint), min(largest, 1.6 * footprint)
+    elif wide_guess:
+        low, high = max(smallest, WIDE_LOW * footprint), largest
     else:
         low, high = smallest, largest
     candidates = {footprint} if plausible else set()
     for i, a in enumerate(areas):
-        if shapes.solid(i) > 0.85:
-            for n in (1, 2, 3, 4):
+        if shapes.solid(i) > (HEAP_SOLID if wide_guess else 0.85):
+            for n in range(1, (HEAP_MOST if wide_guess else 4) + 1):
                 size = float(a) / n
                 if low <= size <= high:
                     candidates.add(size)
@@ -567,6 +574,10 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     return best if costs[best] < costs[footprint] - margin else footprint
 
 
+WIDE_GUESS = 0.5  # of the largest cube's footprint (a side over 1/7 of the yard): no guess to keep (0: main lost 2)
+WIDE_LOW = 0.4  # of the wide guess: the smallest size offered then (0.3, none: a crowd counted 3× over)
+HEAP_SOLID = 0.6  # a heap's solidity to offer sizes when the guess is wide (0.85: the gains went)
+HEAP_MOST = 10  # the most cubes one heap offers a size for then (12: 1 fresh frame lost, 8: as good)
 ALIKE_LONE = 3  # this many lone-looking blobs measure the footprint too surely for colours to halve it
 MEASURED_LOW = 0.45  # a footprint measured on lone-looking cubes: the smallest share of it a refit may choose
 GUESS_LOW = 0.75  # a footprint guessed from widths: the smallest share of the guess a refit may choose

@@ -190,6 +190,26 @@ def test_a_loose_heap_under_a_tilted_camera(tilt: float, azimuth: float, monkeyp
     assert sum(reader.read(image).reading.counts().values()) > 11
 
 
+CROWDED = [("iron", 1.5, 1.5), ("iron", 2.5, 1.5), ("iron", 3.5, 1.5), ("iron", 4.5, 1.5),
+           ("stone", 1.5, 2.5), ("stone", 2.5, 2.5), ("coal", 3.5, 2.5), ("event", 4.5, 2.5)]
+
+
+def test_a_crowded_yard_of_big_cubes_in_one_heap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cubes a seventh of the yard wide, all eight in one heap: no cube lies alone, and the heap's width
+    passes for one cube wider than any the reader allows. The splits into squares must find the size."""
+    from hardware.stockyard import count
+
+    empty = plain_scene(tilt_deg=5.0)
+    empty = dataclasses.replace(empty, cube_mm=empty.yard_mm[0] / 7)
+    reader = YardReader(build_profile(shoot(empty)))
+    scene = dataclasses.replace(empty)
+    scene.cubes = place(scene, CROWDED, 20.0)
+    image = shoot(scene, EVENING, seed=3)
+    assert reader.read(image).reading.counts() == counts(iron=4, stone=2, coal=1, event=1)
+    monkeypatch.setattr(count, "WIDE_GUESS", 2.0)  # the premise: kept, the wide guess counts far fewer
+    assert sum(reader.read(image).reading.counts().values()) < 6
+
+
 def _blocks(rng: np.random.Generator) -> np.ndarray:
     """A footprint of one to six touching or overlapping squares, as the unsmearing leaves them."""
     mask = np.zeros((90, 90), np.uint8)
