@@ -526,7 +526,7 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     plausible = smallest <= footprint <= largest
     # Guessed (no cube lies alone) at over half the largest cube's footprint: in a yard so crowded that
     # every cube touches another, the widths measured were heaps', and the guess is no guide. The
-    # splits of every fairly solid blob choose from the whole range then, down to a tenth of a heap.
+    # splits choose instead, among sizes from each fairly solid heap split into up to ten cubes.
     wide_guess = not measured and footprint > WIDE_GUESS * largest
     plausible = plausible and not wide_guess
     if short and plausible:
