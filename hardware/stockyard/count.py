@@ -495,9 +495,10 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     """Check the footprint measured on lone-looking blobs against the other readings of the yard.
 
     When no cube lies alone (a 2×2 block, a row of three) or a pair passed for one, the measured
-    footprint is off by a third or a half. Every solid blob of one to four cubes offers another
-    footprint; the one under which all blobs split best into cube-sized squares (area and shape) wins,
-    if clearly better. Shape rules out the halves and doubles that fit areas alone just as well.
+    footprint is off by a third or a half. Every solid blob of one to four cubes (of up to ten in a
+    crowded yard) offers another footprint; the one under which all blobs split best into cube-sized
+    squares (area and shape) wins, if clearly better. Shape rules out the halves and doubles that fit
+    areas alone just as well.
     `measured` is how many lone-looking blobs the footprint was measured on (0: guessed from widths).
     """
     def misfit(size: float, bar: float = float("inf")) -> float:
