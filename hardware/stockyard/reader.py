@@ -87,9 +87,7 @@ class YardReader:
         yard = (view.margin - slack, view.margin - slack, view.margin + view.width + slack,
                 view.margin + view.height + slack)
         count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX)
-        c = count.counts()
-        reading = YardReading(iron=c["iron"], stone=c["stone"], coal=c["coal"], event=c["event"],
-                              confidence=round(count.confidence, 3), unsure=count.unsure)
+        reading = _with_counts(count.counts(), round(count.confidence, 3), count.unsure)
         return FrameReading(reading, count, frame, mask)
 
     def _match_sharpness(self, colours: FloatImage, allowed: NDArray[np.uint8]) -> tuple[FloatImage, EmptyYard]:
