@@ -232,15 +232,23 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float
 
 def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: Mask, yard_area: float,
                 yard_width: float, yard: tuple[float, float, float, float] | None = None,
-                box: dict[str, int] | None = None) -> CubeCount:
-    """The cubes in a foreground mask. `box` is how many of each kind the game has, where known."""
+                box: dict[str, int] | None = None, reach: float = 0.0) -> CubeCount:
+    """The cubes in a foreground mask. `box` is how many of each kind the game has, where known.
+    `reach`: how far past `yard` (the marker centres) the yard may go, where markers lie inside its corners."""
     # Half the area of a square 1/30 of the yard wide: a cube 1/40 of the yard wide still passes, specks do not.
     smallest = (yard_width / 30.0) ** 2 * 0.5
     blobs = find_blobs(mask, edge, smallest)
+    rim: list[Blob] = []
     if yard is not None:
-        # The yard lies within the marker centres; the margin round it is only watched for arms.
+        # The yard lies within the marker centres, or up to `reach` past them; the margin round it is
+        # only watched for arms.
         x0, y0, x1, y1 = yard
-        blobs = [b for b in blobs if b.touches_edge or (x0 <= b.centre[0] <= x1 and y0 <= b.centre[1] <= y1)]
+
+        def within(b: Blob, pad: float) -> bool:
+            return x0 - pad <= b.centre[0] <= x1 + pad and y0 - pad <= b.centre[1] <= y1 + pad
+
+        rim = [b for b in blobs if not b.touches_edge and not within(b, 0.0) and within(b, reach)]
+        blobs = [b for b in blobs if b.touches_edge or within(b, 0.0)]
         in_yard = [x0 <= b.centre[0] <= x1 and y0 <= b.centre[1] <= y1 for b in blobs]
     else:
         in_yard = [True] * len(blobs)
@@ -296,6 +304,17 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
             continue
         worst = max(worst, abs(area / footprint - n) if n > 1 else max(0.0, 0.6 - area / footprint))
         result.cubes.extend(_split(blob, xs, ys, pixels, n, side))
+    # Cubes past the marker centres, where markers lie inside the yard's corners. Changed print outside
+    # a yard gives specks and slivers there: only what is a whole cube by the yard's own measure counts,
+    # and it has no say in that measure.
+    for blob in rim:
+        foot = unsmear(blob, camera, side)
+        area = _core_area(foot)
+        if area < RIM_CUBE * footprint or _sliver(blob, side):
+            continue
+        ys, xs = np.nonzero(blob.mask)
+        n = max(1, int(round(area / footprint)))
+        result.cubes.extend(_split(blob, xs, ys, colours[ys + blob.y, xs + blob.x], n, side))
     if total_area > 0.5 * yard_area and result.unsure is None:
         result.unsure = "the stock yard is mostly covered"
     # More of a kind than the game has: cubes counted twice over, from a footprint measured on fragments.
@@ -325,6 +344,7 @@ def _less_hidden_gaps(blobs: list[Blob], areas: NDArray[np.float64], counted: li
     return out
 
 
+RIM_CUBE = 0.7  # of a cube's footprint: the least a blob past the marker centres must cover to count
 HEAP_FROM = 6.5  # area (in cubes) from which a heap hides gaps behind its cubes' sides (5.5: more lost)
 HEAP_GAP = 0.2  # the share of a big heap's area those gaps take per side of displacement (0.3: main lost 5)
 

@@ -35,9 +35,34 @@ class CanonicalView:
         return np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], dtype=np.float32)
 
 
-def view_for_aspect(aspect: float, width: int = 320) -> CanonicalView:
+def view_for_aspect(aspect: float, width: int = 320, reach: float = 0.0) -> CanonicalView:
+    """The canonical view of a yard of this aspect; `reach` (canvas pixels) is how far the markers
+    spread beyond their centres, where a yard marked from inside its corners still lies."""
     height = int(round(width / aspect))
-    return CanonicalView(width=width, height=height, margin=int(round(0.16 * max(width, height))))
+    longest = max(width, height)
+    margin = max(MARGIN * longest, reach + ARM_ROOM * longest)
+    return CanonicalView(width=width, height=height, margin=int(round(margin)))
+
+
+MARGIN = 0.16  # of the yard's longer side: room round the marker centres to see an arm reach in
+ARM_ROOM = 0.06  # of the longer side: room beyond the markers' outer edges for the same
+
+
+def marker_reach(sighting: MarkerSighting, view: CanonicalView) -> float:
+    """How far (canvas pixels) the markers' paper reaches beyond their centres, the median of the four.
+
+    Markers may sit outside the yard's corners, on them or inside them: the yard may reach this far
+    past the marker centres, and a cube there is still in the yard.
+    """
+    to_canvas = image_to_canvas(sighting, view)
+    reaches = []
+    for marker_id in CORNER_IDS:
+        quad = cv2.perspectiveTransform(sighting.corners[marker_id].reshape(1, 4, 2).astype(np.float32), to_canvas)[0]
+        reaches.append(float(np.abs(quad - quad.mean(axis=0)).max()))
+    return PAPER_REACH * float(np.median(reaches))
+
+
+PAPER_REACH = 1.6  # a marker's paper over its black square's half side: a white border 30 % of the side wide
 
 
 def yard_aspect(sighting: MarkerSighting) -> float:

@@ -15,7 +15,7 @@ from hardware.stockyard.classify import KINDS
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.count import CubeCount, count_cubes
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
-from hardware.stockyard.geometry import yard_aspect
+from hardware.stockyard.geometry import marker_reach, yard_aspect
 from hardware.stockyard.medians import median
 from hardware.stockyard.profile import YardProfile, smooth
 from hardware.stockyard.segment import EmptyYard, evidence, foreground, luminance, match_gain
@@ -86,7 +86,9 @@ class YardReader:
         slack = 0.02 * view.width
         yard = (view.margin - slack, view.margin - slack, view.margin + view.width + slack,
                 view.margin + view.height + slack)
-        count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX)
+        # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
+        count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX,
+                            marker_reach(frame.sighting, view))
         reading = _with_counts(count.counts(), round(count.confidence, 3), count.unsure)
         return FrameReading(reading, count, frame, mask)
 

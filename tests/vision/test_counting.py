@@ -133,6 +133,20 @@ def test_cubes_pushed_into_the_yard_corners_next_to_the_markers() -> None:
     assert reading.counts() == counts(iron=1, stone=1, coal=1, event=1)
 
 
+def test_cubes_along_the_edges_of_a_yard_marked_from_inside_its_corners(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Markers whose paper lies inside the yard's corners: the yard reaches a marker and a half past their
+    # centres. These cubes lie along its edges, between the markers and beyond the lines joining them.
+    inside = dataclasses.replace(plain_scene(), markers_inside=True)
+    edges = [("iron", 7.5, 0.8), ("stone", 0.8, 5.0), ("coal", 14.2, 5.5), ("event", 6.0, 9.2), ("iron", 5.0, 5.0)]
+    play = dataclasses.replace(inside, cubes=place(inside, edges, 20.0))
+    reader = YardReader(build_profile(shoot(inside)))
+    expected = counts(iron=2, stone=1, coal=1, event=1)
+    assert reader.read(shoot(play, EVENING, seed=3)).reading.counts() == expected
+    # The premise: counted only within the marker centres, the cubes along the edges go unseen.
+    monkeypatch.setattr("hardware.stockyard.reader.marker_reach", lambda *_: 0.0)
+    assert sum(reader.read(shoot(play, EVENING, seed=3)).reading.counts().values()) < 3
+
+
 def test_markers_moved_since_calibration_make_the_reading_unsure() -> None:
     reader = YardReader(build_profile(shoot(plain_scene())))
     moved = dataclasses.replace(plain_scene(), yard_mm=(150.0, 75.0))  # bottom markers moved 25 mm up
