@@ -249,7 +249,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
 
         rim = [b for b in blobs if not b.touches_edge and not within(b, 0.0) and within(b, reach)]
         blobs = [b for b in blobs if b.touches_edge or within(b, 0.0)]
-        in_yard = [x0 <= b.centre[0] <= x1 and y0 <= b.centre[1] <= y1 for b in blobs]
+        in_yard = [within(b, 0.0) for b in blobs]
     else:
         in_yard = [True] * len(blobs)
     result = CubeCount()
