@@ -48,13 +48,12 @@ MARGIN = 0.16  # of the yard's longer side: room round the marker centres to see
 ARM_ROOM = 0.06  # of the longer side: room beyond the markers' outer edges for the same
 
 
-def marker_reach(sighting: MarkerSighting, view: CanonicalView) -> float:
+def marker_reach(sighting: MarkerSighting, to_canvas: Matrix) -> float:
     """How far (canvas pixels) the markers' paper reaches beyond their centres, the median of the four.
 
     Markers may sit outside the yard's corners, on them or inside them: the yard may reach this far
     past the marker centres, and a cube there is still in the yard.
     """
-    to_canvas = image_to_canvas(sighting, view)
     reaches = []
     for marker_id in CORNER_IDS:
         quad = cv2.perspectiveTransform(sighting.corners[marker_id].reshape(1, 4, 2).astype(np.float32), to_canvas)[0]

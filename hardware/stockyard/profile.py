@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from hardware.stockyard.channels import channel_min
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, marker_mask, prepare, to_bgr, to_gray
-from hardware.stockyard.geometry import CanonicalView, marker_reach, view_for_aspect, yard_aspect
+from hardware.stockyard.geometry import CanonicalView, image_to_canvas, marker_reach, view_for_aspect, yard_aspect
 from hardware.stockyard.markers import find_markers
 from tableassist.errors import UserError
 
@@ -69,7 +69,9 @@ def build_profile(image: NDArray[np.uint8], width: int = 320) -> YardProfile:
     if not sighting.complete:
         raise UserError(f"the empty-yard image does not show all four markers: {sighting.missing_reason()}")
     aspect = yard_aspect(sighting)
-    view = view_for_aspect(aspect, width, marker_reach(sighting, view_for_aspect(aspect, width)))
+    # The margin must take in the markers' paper: how far it reaches does not depend on the margin.
+    reach = marker_reach(sighting, image_to_canvas(sighting, view_for_aspect(aspect, width)))
+    view = view_for_aspect(aspect, width, reach)
     try:
         frame = prepare(image, view, sighting)
     except MarkersMissing as err:  # pragma: no cover - sighting was complete above

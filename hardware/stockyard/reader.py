@@ -88,7 +88,7 @@ class YardReader:
                 view.margin + view.height + slack)
         # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
         count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX,
-                            marker_reach(frame.sighting, view))
+                            marker_reach(frame.sighting, frame.to_canvas))
         reading = _with_counts(count.counts(), round(count.confidence, 3), count.unsure)
         return FrameReading(reading, count, frame, mask)
 
