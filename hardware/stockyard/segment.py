@@ -50,6 +50,11 @@ class EmptyYard:
         chroma = empty / (self.lum[:, :, None] + _EPS)
         self.chroma_lo = np.asarray(cv2.erode(chroma, _ENVELOPE), np.float32)
         self.chroma_hi = np.asarray(cv2.dilate(chroma, _ENVELOPE), np.float32)
+        # 1 where the ground is grey (summed channel spread under GREY_GROUND of its brightness), fading
+        # to 0 at twice that: where a stone's colour cannot tell it from the ground. See lighter_on_grey.
+        spread = np.abs(empty - self.lum[:, :, None]).sum(axis=2) / (self.lum + _EPS)
+        self.grey = np.clip(2 - cv2.blur(spread, _WINDOW) * (1 / GREY_GROUND), 0, 1).astype(np.float32)
+        self.grey *= np.clip(self.lum * (1 / DARK_SMOOTH), 0, 1)  # near black, colour and averages are noise
         window = LocalStats(self.lum)
         self.mean, self.var = window.mean, window.var
         self._ground: tuple[tuple[float, ...], tuple[FloatImage, NDArray[np.float32], NDArray[np.bool_]]] | None = None
@@ -113,6 +118,7 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None,
     # A grey cube on grey artwork barely differs in colour, but it hides the artwork's texture: a
     # change of local structure (lighting-invariant) counts where the colour differs at least a little.
     local = LocalStats(lum)
+    score = np.maximum(score, lighter_on_grey(local, empty, allowed))
     texture = structure_change(lum, empty, local)
     texture = texture * (1 / (STRUCTURE * _noise_scale(texture, allowed, 0.16 * STRUCTURE)))
     score = np.maximum(score, np.minimum(texture, score * (1 / TEXTURE_GATE)))
@@ -122,6 +128,19 @@ def evidence(colours: FloatImage, empty: EmptyYard, allowed: Mask | None = None,
     smoother *= np.clip(darkest * (1 / DARK_SMOOTH), 0, 1)
     score = np.maximum(score, smoother)
     return np.asarray(score, np.float32)
+
+
+def lighter_on_grey(local: LocalStats, empty: EmptyYard, allowed: Mask | None) -> NDArray[np.float32]:
+    """A light cube's face on grey, speckled ground: brighter than the ground on average (1 = at threshold).
+
+    Pixel by pixel a stone on gravel is lost: its face is within the range the speckles span nearby.
+    Averaged over a few pixels the speckles cancel, and a face lighter than the ground's average
+    stands out. Only lighter: darker on average is as likely a cube's shadow. Only on grey ground:
+    on coloured ground the colour change says it already, and the averaging blurs a cube's outline.
+    """
+    lighter = np.log((local.mean + _EPS) / (empty.mean + _EPS))
+    scale = MEAN_BRIGHTER * _noise_scale(np.abs(lighter), allowed, 0.1 * MEAN_BRIGHTER)
+    return np.asarray(cv2.multiply(lighter, empty.grey, scale=1 / scale), np.float32)
 
 
 def shadow(colours: FloatImage, empty: EmptyYard, encoding_zero: NDArray[np.float32]) -> NDArray[np.bool_]:
@@ -149,6 +168,8 @@ def _from_zero(colours: FloatImage, offset: tuple[float, ...]) -> tuple[FloatIma
     return np.asarray(cv2.divide(shifted, cv2.merge([lum, lum, lum])), np.float32), lum
 
 
+MEAN_BRIGHTER = 0.1  # log ratio of 5×5 means: a face ~10 % lighter than the ground's average (0.15: −2)
+GREY_GROUND = 0.1  # channel spread over brightness under which ground counts as grey (0.15: −1)
 SHADOW_CHROMA = 0.15  # summed chromaticity difference a shadow stays within (noise on bare ground: ~0.15)
 SHADOW_GROUND = 0.5  # the ground's own chromaticity away from grey for a shadow to be told from a cube
 SHADOW_DEPTH = 0.5  # encoded brightness a shadow keeps: 0.5^2.4 ≈ a fifth of the light

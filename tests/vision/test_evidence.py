@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
+from hardware.stockyard import segment
 from hardware.stockyard.colour import ColourReference
 from hardware.stockyard.segment import EmptyYard, evidence, match_gain, shadow
 
@@ -119,3 +121,24 @@ def test_the_light_is_matched_on_the_yard_not_on_the_board_far_round_it() -> Non
     assert np.abs(matched[:, 35:85] / empty[:, 35:85] - 1).max() < 0.02
     whole = match_gain(frame, empty, allowed)  # the premise: over the whole canvas, the yard is misjudged
     assert np.abs(whole[:, 35:85] / empty[:, 35:85] - 1).max() > 0.1
+
+
+def test_a_stone_a_little_lighter_than_grey_gravel_is_evidence(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stone's face with a grain of its own, over speckled grey gravel: within the range the speckles
+    span pixel by pixel, but lighter than their average."""
+    empty = textured(0.5, 0.3, seed=5)
+    frame = empty.copy()
+    frame[25:55, 25:55] = textured(0.5 * 1.15, 0.3, seed=6, shape=(30, 30))
+    inside = evidence(frame, EmptyYard(empty))[30:50, 30:50]
+    assert np.median(inside) > 1.0
+    assert np.median(evidence(frame, EmptyYard(empty))[:15, :15]) < 0.5  # bare gravel
+    monkeypatch.setattr(segment, "MEAN_BRIGHTER", 1e6)  # the premise: pixel by pixel, the stone is lost
+    assert np.median(evidence(frame, EmptyYard(empty))[30:50, 30:50]) < 1.0
+
+
+def test_ground_darker_on_average_is_no_evidence_of_a_stone() -> None:
+    """A shadow darkens the ground's average as a face lightens it: only lighter counts."""
+    empty = textured(0.5, 0.3, seed=7)
+    frame = empty.copy()
+    frame[25:55, 25:55] *= 0.87
+    assert np.median(evidence(frame, EmptyYard(empty))[30:50, 30:50]) < 1.0
