@@ -30,17 +30,6 @@ class CanonicalView:
         """(width, height) of the whole canvas, as OpenCV wants it."""
         return self.width + 2 * self.margin, self.height + 2 * self.margin
 
-    def near_yard(self) -> tuple[int, int, int, int]:
-        """(x0, y0, x1, y1) of the yard and the usual margin round it, within the canvas.
-
-        The frame's statistics (light, noise, focus) are taken here rather than over the whole canvas,
-        so a canvas widened for large markers does not weigh in more off-yard board than a usual one.
-        """
-        m = int(round(MARGIN * max(self.width, self.height)))
-        x0, y0 = max(0, self.margin - m), max(0, self.margin - m)
-        w, h = self.size
-        return x0, y0, min(w, self.margin + self.width + m), min(h, self.margin + self.height + m)
-
     def yard_corners(self) -> NDArray[np.float32]:
         m, w, h = self.margin, self.width, self.height
         return np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], dtype=np.float32)

@@ -56,10 +56,6 @@ class YardReader:
         self._empty = EmptyYard(profile.colours)
         self._blurred: dict[float, EmptyYard] = {}
         self._softer_lum: dict[float, NDArray[np.float32]] = {}
-        self._near = view.near_yard()
-        x0, y0, x1, y1 = self._near
-        self._near_mask = np.zeros((view.size[1], view.size[0]), np.uint8)
-        self._near_mask[y0:y1, x0:x1] = 255
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
         view = self.profile.view
@@ -75,11 +71,9 @@ class YardReader:
                                             "calibrate the empty stock yard again"), frame=frame)
         allowed = np.asarray(cv2.bitwise_and(cv2.bitwise_and(frame.valid, self.profile.valid),
                                              cv2.bitwise_not(frame.markers)), np.uint8)
-        # The light, focus and noise of this frame are judged on the yard and the board just round it.
-        near = np.asarray(cv2.bitwise_and(allowed, self._near_mask), np.uint8)
-        colours = match_gain(smooth(frame.colours), self.profile.colours, near, region=self._near)
-        colours, empty = self._match_sharpness(colours, near)
-        score = evidence(colours, empty, near, frame.reference.encoding_zero())
+        colours = match_gain(smooth(frame.colours), self.profile.colours, allowed)
+        colours, empty = self._match_sharpness(colours, allowed)
+        score = evidence(colours, empty, allowed, frame.reference.encoding_zero())
         mask = foreground(score, allowed)
         # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
         seen = frame.valid.copy()

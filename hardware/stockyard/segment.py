@@ -205,20 +205,17 @@ def structure_change(lum: NDArray[np.float32], empty: EmptyYard,
     return np.asarray(1 - (2 * cov + _STRUCTURE_FLOOR) / (local.var + empty.var + _STRUCTURE_FLOOR), np.float32)
 
 
-def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells: int = 3,
-               region: tuple[int, int, int, int] | None = None) -> FloatImage:
+def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells: int = 3) -> FloatImage:
     """Divide out what the markers could not: per-channel gain against the empty yard, cell by cell.
 
     The paper white may clip, or a lamp may light the middle more than the corners. Most of the yard
     is still bare board, so the median ratio to the empty yard in each of a few cells is the light's
-    change there; it is smoothed into a field and divided out. The cells divide `region` (x0, y0, x1, y1;
-    the whole canvas by default), and the field holds its edge values beyond it.
+    change there; it is smoothed into a field and divided out.
     """
     h, w = allowed.shape
-    x0, y0, x1, y1 = region or (0, 0, w, h)
     step = 3  # every third pixel is plenty for a median
-    ratio = colours[y0:y1:step, x0:x1:step] / np.maximum(empty[y0:y1:step, x0:x1:step], 0.03)
-    ok = allowed[y0:y1:step, x0:x1:step] > 0
+    ratio = colours[::step, ::step] / np.maximum(empty[::step, ::step], 0.03)
+    ok = allowed[::step, ::step] > 0
     total = column_medians(ratio[ok]) if ok.any() else np.ones(3, np.float32)
     grid = np.empty((view_cells, view_cells, 3), np.float32)
     ys = np.linspace(0, ratio.shape[0], view_cells + 1).astype(int)
@@ -232,9 +229,7 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
                 grid[i, j] = total
     # Cells half covered by cubes are not to be trusted beyond the overall change: clamp towards it.
     grid = np.clip(grid, total * 0.8, total * 1.25)
-    field = cv2.resize(grid, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
-    if (x0, y0, x1, y1) != (0, 0, w, h):
-        field = cv2.copyMakeBorder(field, y0, h - y1, x0, w - x1, cv2.BORDER_REPLICATE)
+    field = cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
     return np.asarray(np.divide(colours, np.maximum(field, 0.05, out=field)), np.float32)
 
 
