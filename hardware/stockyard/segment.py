@@ -174,7 +174,7 @@ SHADOW_CHROMA = 0.15  # summed chromaticity difference a shadow stays within (no
 SHADOW_GROUND = 0.5  # the ground's own chromaticity away from grey for a shadow to be told from a cube
 SHADOW_DEPTH = 0.5  # encoded brightness a shadow keeps: 0.5^2.4 ≈ a fifth of the light
 SHADOW_KEEP = 0.3  # share of its darkening and colour change a shadow still counts with
-DARK_SMOOTH = 0.1  # brightness below which the smoothing evidence fades out (marker black = 0)
+DARK_SMOOTH = 0.1  # brightness below which the smoothing and lighter-on-grey evidence fade out (marker black = 0)
 SMOOTHING = 0.6  # log ratio of relative texture: the yard here is ~45 % as rough as when empty
 _GRAIN = 0.03  # relative texture (std / mean) that sensor noise and a cube's own grain reach
 
