@@ -333,3 +333,41 @@ def test_a_sliver_along_a_printed_line_is_no_cube() -> None:
     assert not _sliver(blob(20, 20), side)  # a lone cube
     assert not _sliver(blob(20, 60), side)  # a row of three
     assert not _sliver(blob(12, 20), side)  # a cube half hidden: as narrow, but not long
+
+
+def _heap(rng: np.random.Generator, cubes: int, side: int) -> np.ndarray:
+    """A row or bend of touching cubes, each a pixel larger or smaller than `side` as masks leave them."""
+    mask = np.zeros((side * 5, side * 5), np.uint8)
+    x = y = side
+    for _ in range(cubes):
+        s = side + int(rng.integers(-1, 2))
+        cv2.rectangle(mask, (x, y), (x + s - 1, y + s - 1), 255, -1)
+        if rng.random() < 0.5:
+            x += s
+        else:
+            y += s
+    return mask
+
+
+def test_the_refit_finds_sizes_between_the_blobs_exact_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every blob is a pixel or so off the true cube size, in its own direction, so no blob's area over a
+    whole number is the true footprint; the sizes between them come closer."""
+    import hardware.stockyard.count as count
+
+    def errors() -> list[float]:
+        out = []
+        for seed in range(120):
+            rng = np.random.default_rng(seed)
+            side = int(rng.integers(12, 22))
+            feet = [_heap(rng, int(rng.integers(1, 5)), side) for _ in range(6)]
+            areas = np.array([count._core_area(f) for f in feet])
+            first = float(side - 2) ** 2 * rng.uniform(0.6, 1.6)  # a poor first measure, from one blob
+            size = count._refine_footprint(count._Shapes(feet), areas, first, 20.0, 4000.0, measured=1)
+            out.append(abs(float(np.log(size / (side - 2) ** 2))))
+        return out
+
+    between = errors()
+    monkeypatch.setattr(count, "SIZE_STEP", 10.0)  # one step from the smallest size to the largest: none between
+    exact_only = errors()
+    assert np.median(between) < np.median(exact_only)
+    assert np.mean(between) < np.mean(exact_only)
