@@ -84,3 +84,16 @@ def test_colour_groups_keep_shaded_white_apart_from_black_and_orange() -> None:
     assert orange.tolist() == [True, False, False, False]
     assert dark.tolist() == [False, False, True, False]
     assert light.tolist() == [False, True, False, False]
+
+
+def test_a_shadow_on_brown_print_is_not_a_coal_top() -> None:
+    """Dark is coal only when it is also about neutral: a cube's shadow on brown or red print is as dark,
+    but keeps the print's colour, and read as coal it made a lone cube two (a block of two colours)."""
+    from hardware.stockyard.classify import GROUP_DARK, saturations
+
+    # BGR, normalised: a cube's shadow on brown print, and a coal top with the sensor's noise in it.
+    pixels = np.array([[0.05, 0.09, 0.17], [0.07, 0.08, 0.10]], np.float32)
+    orange, dark, _ = colour_groups(pixels)
+    assert not orange.any() and (pixels.mean(axis=1) < GROUP_DARK).all()  # both dark, neither orange
+    assert saturations(pixels)[0] > 0.6  # the shadow is far more coloured than the noisy coal top
+    assert dark.tolist() == [False, True]
