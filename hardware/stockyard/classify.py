@@ -75,14 +75,16 @@ def colour_groups(pixels: NDArray[np.float32]) -> tuple[NDArray[np.bool_], ...]:
     sat = saturations(pixels)
     lum = channel_mean(pixels)
     orange = (pixels[:, 2] - pixels[:, 0] > IRON_WARMTH) & (sat > IRON_SATURATION)
-    dark = ~orange & (lum < GROUP_DARK) & (sat < DARK_SATURATION)
-    light = ~orange & (lum > GROUP_LIGHT) & (sat < IRON_SATURATION)
+    # Dark and light tops are about neutral: a cube's shadow on brown or red print is as dark as coal,
+    # but keeps the print's colour (a limit of 0.3 instead: main lost 2).
+    neutral = sat < IRON_SATURATION
+    dark = neutral & (lum < GROUP_DARK)
+    light = neutral & (lum > GROUP_LIGHT)
     return orange, dark, light
 
 
 GROUP_DARK = 0.22  # below: a coal top (a shade darker than COAL_BELOW, to leave shaded stone out)
 GROUP_LIGHT = 0.38  # above: a stone or event top
-DARK_SATURATION = 0.45  # and no more coloured than this: a shadow on brown or red print is not coal (0.3: main lost 2)
 
 
 def skin_fraction(pixels: NDArray[np.float32]) -> float:
