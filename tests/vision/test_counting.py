@@ -371,3 +371,23 @@ def test_the_refit_finds_sizes_between_the_blobs_exact_fits(monkeypatch: pytest.
     exact_only = errors()
     assert np.median(between) < np.median(exact_only)
     assert np.mean(between) < np.mean(exact_only)
+
+
+def test_a_scrap_of_shadow_does_not_set_the_cube_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone cube, a 2×2 block and a scrap of shadow are each alone in their width: a three-way tie.
+    One cube is the unit, so the narrowest wins a tie, but not a scrap far smaller than the others."""
+    import hardware.stockyard.count as count
+    from hardware.stockyard.geometry import CameraGeometry
+
+    mask = np.zeros((200, 300), np.uint8)
+    mask[40:64, 40:64] = 255  # a lone cube, 24 pixels a side
+    mask[40:88, 120:168] = 255  # a 2×2 block of them
+    mask[150:158, 220:230] = 255  # a scrap of shadow
+    blobs = count.find_blobs(mask, np.zeros_like(mask), 20)
+    overhead = CameraGeometry(150.0, 100.0, 1e9)  # looking straight down: nothing to unsmear
+
+    _, side = count.footprints_and_side(blobs, overhead, widest=64.0, narrowest=6.0)
+    assert 22 <= side <= 26
+    monkeypatch.setattr(count, "TIE_SPECK", 0.0)  # premise: every blob breaks ties, and the scrap wins
+    _, side = count.footprints_and_side(blobs, overhead, widest=64.0, narrowest=6.0)
+    assert side < 12
