@@ -157,16 +157,15 @@ FLOOR_COST = 5.0  # a refit's cost for each cube a blob is short of its colours
 _SQUARE = np.ones((3, 3), np.uint8)
 
 
-def _typical_width(values: NDArray[np.float64], widest: float = float("inf"), narrowest: float = 0.0,
-                   areas: NDArray[np.float64] | None = None) -> float:
+def _typical_width(values: NDArray[np.float64], areas: NDArray[np.float64], widest: float = float("inf"),
+                   narrowest: float = 0.0) -> float:
     """The width most blobs share. Lone cubes and rows of cubes are all one side wide and agree;
     2×2 blocks are twice as wide and half-seen cubes narrower, and both are outvoted. On a tie the
-    narrower wins (one cube is the unit), unless its blob is a speck beside the others (`areas`): a
-    scrap of shadow is no cube. Widths no cube can have (over `widest`) only vote when nothing else
+    narrower wins (one cube is the unit), unless its blob is a scrap beside the others (by `areas`,
+    the blobs' own): a scrap of shadow is no cube. Widths no cube can have (over `widest`) only vote when nothing else
     is there."""
     if len(values) == 0:
         return 0.0
-    areas = np.ones(len(values)) if areas is None else np.asarray(areas, np.float64)
     fits = (values <= widest) & (values >= narrowest)
     if fits.any():
         values, areas = values[fits], areas[fits]
@@ -174,13 +173,13 @@ def _typical_width(values: NDArray[np.float64], widest: float = float("inf"), na
     ordered, sizes = values[order], areas[order]
     support = np.array([np.count_nonzero((ordered >= 0.85 * v) & (ordered <= 1.2 * v)) for v in ordered])
     tied = support == support.max()
-    tied &= sizes >= TIE_SPECK * sizes[tied].max()
+    tied &= sizes >= TIE_SCRAP * sizes[tied].max()
     best = int(np.argmax(tied))  # the narrowest of the tied
     near = ordered[(ordered >= 0.85 * ordered[best]) & (ordered <= 1.2 * ordered[best])]
     return float(np.median(near))
 
 
-TIE_SPECK = 0.2  # of the largest tied blob's area: a blob under this breaks no tie
+TIE_SCRAP = 0.2  # of the largest tied blob's area: a blob under this breaks no tie (0.3: indep and main lost 1)
 
 
 def solidity(mask: Mask) -> float:
@@ -223,7 +222,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float
     if not solid.any():
         solid = sizeable
     raw_areas = np.array([b.area for b in blobs], np.float64)
-    side = _typical_width(np.array([2 * b.peak - 1 for b in blobs])[solid], widest, narrowest, raw_areas[solid])
+    side = _typical_width(np.array([2 * b.peak - 1 for b in blobs])[solid], raw_areas[solid], widest, narrowest)
     footprints = [b.mask for b in blobs]
     for _ in range(6):
         footprints = [unsmear(b, camera, side) for b in blobs]
@@ -231,7 +230,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float
         usable = solid & (peaks > 0)
         if not usable.any():
             break
-        new_side = 2 * _typical_width(peaks[usable], (widest + 1) / 2, (narrowest + 1) / 2, raw_areas[usable]) - 1
+        new_side = 2 * _typical_width(peaks[usable], raw_areas[usable], (widest + 1) / 2, (narrowest + 1) / 2) - 1
         if abs(new_side - side) < 0.3:
             side = new_side
             break

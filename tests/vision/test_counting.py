@@ -388,6 +388,6 @@ def test_a_scrap_of_shadow_does_not_set_the_cube_size(monkeypatch: pytest.Monkey
 
     _, side = count.footprints_and_side(blobs, overhead, widest=64.0, narrowest=6.0)
     assert 22 <= side <= 26
-    monkeypatch.setattr(count, "TIE_SPECK", 0.0)  # premise: every blob breaks ties, and the scrap wins
+    monkeypatch.setattr(count, "TIE_SCRAP", 0.0)  # premise: every blob breaks ties, and the scrap wins
     _, side = count.footprints_and_side(blobs, overhead, widest=64.0, narrowest=6.0)
     assert side < 12
