@@ -10,6 +10,7 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,6 +36,7 @@ class YardProfile:
     valid: NDArray[np.uint8]
     preview: NDArray[np.uint8]  # the warped empty yard as photographed
     clipped: bool = False  # the paper white saturated in the calibration picture
+    saturated: NDArray[np.bool_] | None = None  # H×W×3: channels the camera saturated in the empty yard
 
 
 def smooth(colours: FloatImage) -> FloatImage:
@@ -43,6 +45,12 @@ def smooth(colours: FloatImage) -> FloatImage:
 
 
 PAPER_WHITE = 0.75
+SATURATED = 245  # a camera value (0-255) from which a channel may have clipped: JPEG rings a little below 255
+
+
+def saturated(canvas: NDArray[np.uint8]) -> NDArray[np.bool_]:
+    """Where each channel of the warped picture may have clipped: there it only says "this bright or more"."""
+    return np.asarray(canvas >= SATURATED)
 
 
 def paper(frame: PreparedFrame) -> NDArray[np.uint8]:
@@ -79,12 +87,16 @@ def build_profile(image: NDArray[np.uint8], width: int = 320) -> YardProfile:
     if frame.reference.contrast() < 40:
         raise UserError("the empty-yard image is too dark or washed out to see the markers' white and black")
     valid = np.asarray(cv2.bitwise_and(frame.valid, cv2.bitwise_not(paper(frame))), np.uint8)
-    return YardProfile(view, smooth(frame.colours), valid, frame.canvas, frame.reference.clipped)
+    return YardProfile(view, smooth(frame.colours), valid, frame.canvas, frame.reference.clipped,
+                       saturated(frame.canvas))
 
 
 def save_profile(profile: YardProfile, directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(directory / DATA_FILE, colours=profile.colours.astype(np.float16), valid=profile.valid)
+    arrays: dict[str, Any] = {"colours": profile.colours.astype(np.float16), "valid": profile.valid}
+    if profile.saturated is not None:
+        arrays["saturated"] = profile.saturated
+    np.savez_compressed(directory / DATA_FILE, **arrays)
     cv2.imwrite(str(directory / PREVIEW_FILE), profile.preview)
     meta = {"format": FORMAT, "width": profile.view.width, "height": profile.view.height,
             "margin": profile.view.margin, "white_clipped": profile.clipped,
@@ -102,11 +114,15 @@ def load_profile(directory: Path) -> YardProfile:
         with np.load(data_path) as data:
             colours = data["colours"].astype(np.float32)
             valid = data["valid"].astype(np.uint8)
+            # Calibrations from before the saturated channels were kept: as if none were.
+            saturated_channels = data["saturated"].astype(bool) if "saturated" in data.files else None
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise UserError(f"the stock-yard calibration in {directory} is damaged: calibrate again") from err
     expected = (view.size[1], view.size[0])
-    if meta.get("format") != FORMAT or colours.shape[:2] != expected or valid.shape != expected:
+    if (meta.get("format") != FORMAT or colours.shape[:2] != expected or valid.shape != expected
+            or (saturated_channels is not None and saturated_channels.shape != colours.shape)):
         raise UserError(f"the stock-yard calibration in {directory} does not fit this version: calibrate again")
     stored = cv2.imread(str(directory / PREVIEW_FILE))
     preview = np.clip(colours * 255, 0, 255).astype(np.uint8) if stored is None else np.asarray(stored, np.uint8)
-    return YardProfile(view, colours, valid, preview, bool(meta.get("white_clipped", False)))
+    return YardProfile(view, colours, valid, preview, bool(meta.get("white_clipped", False)),
+                       saturated_channels)

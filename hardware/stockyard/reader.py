@@ -17,8 +17,8 @@ from hardware.stockyard.count import CubeCount, count_cubes
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import marker_reach, yard_aspect
 from hardware.stockyard.medians import median
-from hardware.stockyard.profile import YardProfile, smooth
-from hardware.stockyard.segment import EmptyYard, evidence, foreground, luminance, match_gain
+from hardware.stockyard.profile import YardProfile, saturated, smooth
+from hardware.stockyard.segment import EmptyYard, as_empty_where_clipped, evidence, foreground, luminance, match_gain
 from tableassist.engine.components import load as load_components
 from tableassist.ports import YardReading
 
@@ -71,8 +71,11 @@ class YardReader:
                                             "calibrate the empty stock yard again"), frame=frame)
         allowed = np.asarray(cv2.bitwise_and(cv2.bitwise_and(frame.valid, self.profile.valid),
                                              cv2.bitwise_not(frame.markers)), np.uint8)
-        colours = match_gain(smooth(frame.colours), self.profile.colours, allowed)
+        now_clipped, then_clipped = saturated(frame.canvas), self.profile.saturated
+        unsaturated = ~now_clipped if then_clipped is None else ~(now_clipped | then_clipped)
+        colours = match_gain(smooth(frame.colours), self.profile.colours, allowed, unsaturated=unsaturated)
         colours, empty = self._match_sharpness(colours, allowed)
+        colours = as_empty_where_clipped(colours, empty.colours, now_clipped, then_clipped)
         score = evidence(colours, empty, allowed, frame.reference.encoding_zero())
         mask = foreground(score, allowed)
         # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.

@@ -205,32 +205,75 @@ def structure_change(lum: NDArray[np.float32], empty: EmptyYard,
     return np.asarray(1 - (2 * cov + _STRUCTURE_FLOOR) / (local.var + empty.var + _STRUCTURE_FLOOR), np.float32)
 
 
-def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells: int = 3) -> FloatImage:
+def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells: int = 3,
+               unsaturated: NDArray[np.bool_] | None = None) -> FloatImage:
     """Divide out what the markers could not: per-channel gain against the empty yard, cell by cell.
 
     The paper white may clip, or a lamp may light the middle more than the corners. Most of the yard
     is still bare board, so the median ratio to the empty yard in each of a few cells is the light's
-    change there; it is smoothed into a field and divided out.
+    change there; it is smoothed into a field and divided out. `unsaturated` (H×W×3) is where neither
+    picture clipped a channel: a clipped value is no measure of the light, and under a bright lamp most
+    of a light board clips in red, which would take the red gain down with it.
     """
     h, w = allowed.shape
     step = 3  # every third pixel is plenty for a median
     ratio = colours[::step, ::step] / np.maximum(empty[::step, ::step], 0.03)
     ok = allowed[::step, ::step] > 0
+    usable = None if unsaturated is None else ok[:, :, None] & unsaturated[::step, ::step]
     total = column_medians(ratio[ok]) if ok.any() else np.ones(3, np.float32)
+    total = _gains(ratio, ok, usable, total)
     grid = np.empty((view_cells, view_cells, 3), np.float32)
     ys = np.linspace(0, ratio.shape[0], view_cells + 1).astype(int)
     xs = np.linspace(0, ratio.shape[1], view_cells + 1).astype(int)
     for i in range(view_cells):
         for j in range(view_cells):
-            cell_ok = ok[ys[i]:ys[i + 1], xs[j]:xs[j + 1]]
-            if cell_ok.sum() > 50:
-                grid[i, j] = column_medians(ratio[ys[i]:ys[i + 1], xs[j]:xs[j + 1]][cell_ok])
-            else:
-                grid[i, j] = total
+            cell = (slice(ys[i], ys[i + 1]), slice(xs[j], xs[j + 1]))
+            grid[i, j] = _gains(ratio[cell], ok[cell], None if usable is None else usable[cell], total)
     # Cells half covered by cubes are not to be trusted beyond the overall change: clamp towards it.
     grid = np.clip(grid, total * 0.8, total * 1.25)
     field = cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
     return np.asarray(np.divide(colours, np.maximum(field, 0.05, out=field)), np.float32)
+
+
+_ENOUGH = 50  # sampled pixels for a median gain
+
+
+def _gains(ratio: NDArray[np.floating], ok: NDArray[np.bool_], usable: NDArray[np.bool_] | None,
+           fallback: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Median ratio per channel over the `ok` pixels, or where `usable` is given, over each channel's
+    usable ones; `fallback` for a channel with too few."""
+    seen = np.count_nonzero(ok)
+    if seen <= _ENOUGH:
+        return fallback
+    gains = column_medians(ratio[ok])
+    if usable is None:
+        return gains
+    for c in range(3):
+        kept = np.count_nonzero(usable[:, :, c])
+        if kept < (1 - FEW_CLIPPED) * seen:  # a white cube's clipped top moves no median: only clipped print
+            gains[c] = median(ratio[:, :, c][usable[:, :, c]]) if kept > _ENOUGH else fallback[c]
+    return gains
+
+
+FEW_CLIPPED = 0.05  # share of a channel's samples that may clip before the clipped ones are left out
+
+
+def as_empty_where_clipped(colours: FloatImage, empty: FloatImage, now_clipped: NDArray[np.bool_],
+                           then_clipped: NDArray[np.bool_] | None) -> FloatImage:
+    """The empty yard's colour wherever a clipped channel is no evidence of change.
+
+    A clipped channel only says "at least this bright". Where the frame clipped and the empty yard was
+    as bright or brighter, the bare board explains it; where the empty-yard picture clipped and the
+    frame is as bright or brighter, likewise. A brighter lamp saturates the light parts of the print:
+    compared as they are, they read as flat (their grain gone) and off-colour, and so as cubes. A white
+    cube on darker print is brighter than the empty yard there and keeps its evidence.
+    """
+    same = now_clipped & (empty >= colours)
+    if then_clipped is not None:
+        same |= then_clipped & (colours >= empty)
+    if not same.any():
+        return colours
+    return np.asarray(np.where(same, empty, colours), np.float32)
 
 
 def foreground(score: NDArray[np.float32], allowed: Mask) -> Mask:

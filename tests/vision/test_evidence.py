@@ -127,3 +127,53 @@ def test_ground_darker_on_average_is_no_evidence_of_a_stone() -> None:
     frame = empty.copy()
     frame[25:55, 25:55] *= 0.87
     assert np.median(evidence(frame, EmptyYard(empty))[30:50, 30:50]) < 1.0
+
+
+def _saturating(empty: np.ndarray, lamp: float, clip: float) -> tuple[np.ndarray, np.ndarray]:
+    """The bare yard under a lamp `lamp` times brighter whose camera clips at `clip` (normalised, as
+    seen before the brighter light is divided out again), and where it clipped."""
+    seen = np.minimum(empty * lamp, clip)
+    return (seen / lamp).astype(np.float32), seen >= clip
+
+
+def test_print_a_brighter_lamp_saturates_is_no_evidence() -> None:
+    empty = textured(0.8, 0.2, seed=4)
+    frame, clipped = _saturating(empty, lamp=1.4, clip=1.05)
+    assert clipped.mean() > 0.3  # the premise: much of the light print saturates
+    assert np.mean(evidence(frame, EmptyYard(empty)) > 1.0) > 0.2  # flattened, it reads as cubes
+    frame = segment.as_empty_where_clipped(frame, empty, clipped, None)
+    assert np.mean(evidence(frame, EmptyYard(empty)) > 1.0) < 0.02
+
+
+def test_a_white_cube_on_darker_print_keeps_its_evidence_though_it_saturates() -> None:
+    empty = textured(0.45, 0.1, seed=5)
+    frame = empty.copy()
+    frame[25:55, 25:55] = 1.0
+    frame, clipped = _saturating(frame, lamp=1.4, clip=1.05)
+    assert clipped[30:50, 30:50].all()  # the premise: the cube's face is clipped
+    frame = segment.as_empty_where_clipped(frame, empty, clipped, None)
+    score = evidence(frame, EmptyYard(empty))
+    assert np.median(score[30:50, 30:50]) > 1.0
+    assert np.median(score[:15, :15]) < 1.0
+
+
+def test_print_that_saturated_in_the_empty_yard_picture_is_no_evidence() -> None:
+    bare = textured(0.8, 0.2, seed=6)
+    empty, clipped = _saturating(bare, lamp=1.4, clip=1.05)  # the calibration was the brighter picture
+    frame = bare.copy()
+    assert np.mean(evidence(frame, EmptyYard(empty)) > 1.0) > 0.2  # the premise
+    frame = segment.as_empty_where_clipped(frame, empty, np.zeros_like(clipped), clipped)
+    assert np.mean(evidence(frame, EmptyYard(empty)) > 1.0) < 0.02
+
+
+def test_the_light_is_matched_on_channels_that_did_not_clip() -> None:
+    rng = np.random.default_rng(7)
+    empty = rng.uniform(0.65, 0.95, (90, 90, 3)).astype(np.float32)  # light print: most of it clips
+    frame, clipped = _saturating(empty, lamp=1.3, clip=1.0)
+    frame = (frame * 1.3).astype(np.float32)  # as the frame's own markers saw it
+    allowed = np.full((90, 90), 255, np.uint8)
+    naive = segment.match_gain(frame, empty, allowed)
+    # The premise: with clipped values in the medians, even the unclipped print comes out too bright.
+    assert float(np.median(naive[~clipped] / empty[~clipped])) > 1.03
+    matched = segment.match_gain(frame, empty, allowed, unsaturated=~clipped)
+    assert np.allclose(matched[~clipped], empty[~clipped], rtol=0.02)
