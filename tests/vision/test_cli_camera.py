@@ -174,3 +174,18 @@ def test_the_demo_camera_offers_the_same_debug_image() -> None:
     assert camera.read_yard().counts()["iron"] == 2
     image = camera.debug_image()
     assert image is not None and image.ndim == 3 and image.shape[2] == 3
+
+
+def test_a_calibration_keeps_where_its_picture_saturated(tmp_path: Path) -> None:
+    from hardware.stockyard.profile import DATA_FILE, build_profile, load_profile, save_profile
+    from tests.vision.scenes import scene_pair
+
+    profile = build_profile(scene_pair(3).calibration)
+    assert profile.saturated is not None and profile.saturated.any()  # the premise: the paper clipped
+    save_profile(profile, tmp_path)
+    loaded = load_profile(tmp_path)
+    assert loaded.saturated is not None and np.array_equal(loaded.saturated, profile.saturated)
+    # A calibration from before the saturated channels were kept still loads, as if none had clipped.
+    with np.load(tmp_path / DATA_FILE) as data:
+        np.savez_compressed(tmp_path / DATA_FILE, colours=data["colours"], valid=data["valid"])
+    assert load_profile(tmp_path).saturated is None
