@@ -221,14 +221,21 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
     ok = allowed[::step, ::step] > 0
     usable = None if unsaturated is None else ok[:, :, None] & unsaturated[::step, ::step]
     total = column_medians(ratio[ok]) if ok.any() else np.ones(3, np.float32)
-    total = _gains(ratio, ok, usable, total)
+    if usable is not None:
+        total = _unclipped(total, ratio, usable, int(np.count_nonzero(ok)), total)
     grid = np.empty((view_cells, view_cells, 3), np.float32)
     ys = np.linspace(0, ratio.shape[0], view_cells + 1).astype(int)
     xs = np.linspace(0, ratio.shape[1], view_cells + 1).astype(int)
     for i in range(view_cells):
         for j in range(view_cells):
             cell = (slice(ys[i], ys[i + 1]), slice(xs[j], xs[j + 1]))
-            grid[i, j] = _gains(ratio[cell], ok[cell], None if usable is None else usable[cell], total)
+            seen = int(np.count_nonzero(ok[cell]))
+            if seen > _ENOUGH:
+                grid[i, j] = column_medians(ratio[cell][ok[cell]])
+                if usable is not None:
+                    grid[i, j] = _unclipped(grid[i, j], ratio[cell], usable[cell], seen, total)
+            else:
+                grid[i, j] = total
     # Cells half covered by cubes are not to be trusted beyond the overall change: clamp towards it.
     grid = np.clip(grid, total * 0.8, total * 1.25)
     field = cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -236,26 +243,20 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
 
 
 _ENOUGH = 50  # sampled pixels for a median gain
+FEW_CLIPPED = 0.05  # share of a channel's samples that may clip before the clipped ones are left out
 
 
-def _gains(ratio: NDArray[np.floating], ok: NDArray[np.bool_], usable: NDArray[np.bool_] | None,
-           fallback: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Median ratio per channel over the `ok` pixels, or where `usable` is given, over each channel's
-    usable ones; `fallback` for a channel with too few."""
-    seen = np.count_nonzero(ok)
-    if seen <= _ENOUGH:
-        return fallback
-    gains = column_medians(ratio[ok])
-    if usable is None:
-        return gains
+def _unclipped(gains: NDArray[np.float32], ratio: NDArray[np.floating], usable: NDArray[np.bool_], seen: int,
+               fallback: NDArray[np.float32]) -> NDArray[np.float32]:
+    """`gains` (medians over all `seen` samples) with each channel that clipped in more than a few of
+    them measured on its `usable` samples alone, or taken from `fallback` where too few are left.
+    A white cube's clipped top moves no median; clipped print over much of the yard does."""
+    out = gains.copy()
     for c in range(3):
         kept = np.count_nonzero(usable[:, :, c])
-        if kept < (1 - FEW_CLIPPED) * seen:  # a white cube's clipped top moves no median: only clipped print
-            gains[c] = median(ratio[:, :, c][usable[:, :, c]]) if kept > _ENOUGH else fallback[c]
-    return gains
-
-
-FEW_CLIPPED = 0.05  # share of a channel's samples that may clip before the clipped ones are left out
+        if kept < (1 - FEW_CLIPPED) * seen:
+            out[c] = median(ratio[:, :, c][usable[:, :, c]]) if kept > _ENOUGH else fallback[c]
+    return out
 
 
 def as_empty_where_clipped(colours: FloatImage, empty: FloatImage, now_clipped: NDArray[np.bool_],
