@@ -10,7 +10,6 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -36,7 +35,7 @@ class YardProfile:
     valid: NDArray[np.uint8]
     preview: NDArray[np.uint8]  # the warped empty yard as photographed
     clipped: bool = False  # the paper white saturated in the calibration picture
-    saturated: NDArray[np.bool_] | None = None  # H×W×3: channels the camera saturated in the empty yard
+    saturated: NDArray[np.bool_] | None = None  # H×W×3: channels saturated in `preview`; None: not known
 
 
 def smooth(colours: FloatImage) -> FloatImage:
@@ -93,10 +92,7 @@ def build_profile(image: NDArray[np.uint8], width: int = 320) -> YardProfile:
 
 def save_profile(profile: YardProfile, directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    arrays: dict[str, Any] = {"colours": profile.colours.astype(np.float16), "valid": profile.valid}
-    if profile.saturated is not None:
-        arrays["saturated"] = profile.saturated
-    np.savez_compressed(directory / DATA_FILE, **arrays)
+    np.savez_compressed(directory / DATA_FILE, colours=profile.colours.astype(np.float16), valid=profile.valid)
     cv2.imwrite(str(directory / PREVIEW_FILE), profile.preview)
     meta = {"format": FORMAT, "width": profile.view.width, "height": profile.view.height,
             "margin": profile.view.margin, "white_clipped": profile.clipped,
@@ -114,15 +110,15 @@ def load_profile(directory: Path) -> YardProfile:
         with np.load(data_path) as data:
             colours = data["colours"].astype(np.float32)
             valid = data["valid"].astype(np.uint8)
-            # Calibrations from before the saturated channels were kept: as if none were.
-            saturated_channels = data["saturated"].astype(bool) if "saturated" in data.files else None
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise UserError(f"the stock-yard calibration in {directory} is damaged: calibrate again") from err
     expected = (view.size[1], view.size[0])
-    if (meta.get("format") != FORMAT or colours.shape[:2] != expected or valid.shape != expected
-            or (saturated_channels is not None and saturated_channels.shape != colours.shape)):
+    if meta.get("format") != FORMAT or colours.shape[:2] != expected or valid.shape != expected:
         raise UserError(f"the stock-yard calibration in {directory} does not fit this version: calibrate again")
     stored = cv2.imread(str(directory / PREVIEW_FILE))
+    if stored is not None and stored.shape[:2] != expected:
+        stored = None
+    # The picture (lossless) says where the camera saturated; without it, nothing is known to have.
     preview = np.clip(colours * 255, 0, 255).astype(np.uint8) if stored is None else np.asarray(stored, np.uint8)
     return YardProfile(view, colours, valid, preview, bool(meta.get("white_clipped", False)),
-                       saturated_channels)
+                       None if stored is None else saturated(preview))
