@@ -47,12 +47,15 @@ class EmptyYard:
         self.lum = luminance(empty)
         self.lum_lo = np.asarray(cv2.erode(self.lum, _ENVELOPE), np.float32) + _EPS
         self.lum_hi = np.asarray(cv2.dilate(self.lum, _ENVELOPE), np.float32) + _EPS
-        chroma = empty / (self.lum[:, :, None] + _EPS)
+        # OpenCV, not numpy's broadcasts over the colour axis: those cost ten times as much here, and a
+        # new blur of the empty yard is worked out while a frame waits.
+        lum_eps = self.lum + _EPS
+        chroma = cv2.divide(empty, cv2.merge([lum_eps, lum_eps, lum_eps]))
         self.chroma_lo = np.asarray(cv2.erode(chroma, _ENVELOPE), np.float32)
         self.chroma_hi = np.asarray(cv2.dilate(chroma, _ENVELOPE), np.float32)
         # 1 where the ground is grey (summed channel spread under GREY_GROUND of its brightness), fading
         # to 0 at twice that: where a stone's colour cannot tell it from the ground. See lighter_on_grey.
-        spread = np.abs(empty - self.lum[:, :, None]).sum(axis=2) / (self.lum + _EPS)
+        spread = cv2.transform(cv2.absdiff(empty, cv2.merge([self.lum, self.lum, self.lum])), _SUM) / lum_eps
         self.grey = np.clip(2 - cv2.blur(spread, _WINDOW) * (1 / GREY_GROUND), 0, 1).astype(np.float32)
         self.grey *= np.clip(self.lum * (1 / DARK_SMOOTH), 0, 1)  # near black, colour and averages are noise
         window = LocalStats(self.lum)
