@@ -191,9 +191,10 @@ def play_scene(scene: YardScene, counts: dict[str, int] | None, rng: np.random.G
 
 def scene_pair(seed: int, *, counts: dict[str, int] | None = None, hand: bool = False,
                touching: float = 0.35, max_tilt: float = 30.0, cubes_across: float | None = None,
-               most: int = 15) -> ScenePair:
+               most: int = 15, play_exposure: float | None = None) -> ScenePair:
     """A calibration shot and a play shot of one random scene. `cubes_across` fixes the cube side at
-    that share of the yard's width (normally 1/12 to 1/20); `most` caps the cubes scattered."""
+    that share of the yard's width (normally 1/12 to 1/20); `most` caps the cubes scattered;
+    `play_exposure` sets the play shot's exposure (normally 0.6 to 1.15: above it, a brighter lamp)."""
     rng = np.random.default_rng(seed)
     scene = random_scene(rng, max_tilt=max_tilt)
     if cubes_across is not None:
@@ -207,7 +208,10 @@ def scene_pair(seed: int, *, counts: dict[str, int] | None = None, hand: bool = 
         marker_px = np.linalg.norm(project(np.array([[0, 0, 0], [play.marker_mm, 0, 0]], float), play)[1]
                                    - project(np.array([[0, 0, 0]], float), play)[0])
         draw_hand(image, (float(target[0]), float(target[1])), rng, width_px=float(marker_px) * 2.2)
-    shot = Shot(apply_lighting(image, random_lighting(rng), rng), got, hand)
+    lighting = random_lighting(rng)
+    if play_exposure is not None:
+        lighting = dataclasses.replace(lighting, exposure=play_exposure)
+    shot = Shot(apply_lighting(image, lighting, rng), got, hand)
     return ScenePair(calibration, shot, play)
 
 
