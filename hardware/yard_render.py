@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Literal
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 Image = NDArray[np.uint8]
+MarkerPlacement = Literal["outside", "centred", "inside"]
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 
@@ -54,8 +56,9 @@ class YardScene:
     yard_mm: tuple[float, float] = (150.0, 100.0)
     cube_mm: float = 9.0
     marker_mm: float = 20.0
-    markers_outside: bool = True  # inner corner at the yard corner; False: centred on the corner
-    markers_inside: bool = False  # the paper's outer corner at the yard corner (overrides markers_outside)
+    # Where each marker sits on its yard corner: "outside" (its black square's inner corner on it),
+    # "centred" on it, or "inside" (its paper's outer corner on it).
+    markers: MarkerPlacement = "outside"
     cubes: list[CubePlacement] = field(default_factory=list)
     camera: CameraPose = field(default_factory=CameraPose)
     light_dir: tuple[float, float, float] = (-0.4, -0.5, -0.77)  # towards the light; z<0 is up
@@ -127,9 +130,9 @@ def board_texture(scene: YardScene) -> Image:
     for marker_id, (cx, cy) in enumerate(corners):
         sx = -1 if cx == 0 else 1
         sy = -1 if cy == 0 else 1
-        if scene.markers_inside:
+        if scene.markers == "inside":
             mx, my = cx - sx * (size / 2 + quiet), cy - sy * (size / 2 + quiet)
-        elif scene.markers_outside:
+        elif scene.markers == "outside":
             mx, my = cx + sx * size / 2, cy + sy * size / 2
         else:
             mx, my = cx, cy
@@ -276,7 +279,7 @@ def scatter_cubes(counts: dict[str, int], scene: YardScene, rng: np.random.Gener
     yw, yh = scene.yard_mm
     placed: list[CubePlacement] = []
     corners = [(0.0, 0.0), (yw, 0.0), (yw, yh), (0.0, yh)]
-    keep_off = scene.marker_mm * (1.5 if scene.markers_inside else 0.8) + s
+    keep_off = scene.marker_mm * (1.5 if scene.markers == "inside" else 0.8) + s
     kinds = [k for k in KINDS for _ in range(counts.get(k, 0))]
     rng.shuffle(kinds)
     for kind in kinds:
@@ -298,7 +301,7 @@ def scatter_cubes(counts: dict[str, int], scene: YardScene, rng: np.random.Gener
                 min_gap = s * 1.6
             if not (s * 0.8 <= cand.x_mm <= yw - s * 0.8 and s * 0.8 <= cand.y_mm <= yh - s * 0.8):
                 continue
-            if (scene.markers_inside or not scene.markers_outside) and any(
+            if scene.markers != "outside" and any(
                     abs(cand.x_mm - cx) < keep_off and abs(cand.y_mm - cy) < keep_off for cx, cy in corners):
                 continue  # markers on or inside the corners: cubes stay off them
             if all(math.hypot(cand.x_mm - p.x_mm, cand.y_mm - p.y_mm) >= min_gap for p in placed):

@@ -116,7 +116,7 @@ def random_counts(rng: np.random.Generator, most: int = 15) -> dict[str, int]:
 
 def _fits(scene: YardScene, margin: float = 0.03) -> bool:
     yw, yh = scene.yard_mm
-    reach = scene.marker_mm * 1.4 + (0 if not scene.markers_outside else scene.marker_mm * 0.6)
+    reach = scene.marker_mm * 1.4 + (scene.marker_mm * 0.6 if scene.markers == "outside" else 0)
     pts = np.array([[-reach, -reach, 0], [yw + reach, -reach, 0], [yw + reach, yh + reach, 0],
                     [-reach, yh + reach, 0]], np.float64)
     px = project(pts, scene)
@@ -144,7 +144,7 @@ def random_scene(rng: np.random.Generator, width: int = 1280, height: int = 720,
         light = rng.normal(0, 0.4, 3)
         light[2] = -abs(rng.uniform(0.6, 1.0))
         scene = YardScene(yard_mm=(yw, yh), cube_mm=cube, marker_mm=marker,
-                          markers_outside=bool(rng.random() < 0.7), camera=camera,
+                          markers="outside" if rng.random() < 0.7 else "centred", camera=camera,
                           light_dir=(float(light[0]), float(light[1]), float(light[2])),
                           ambient=float(rng.uniform(0.35, 0.6)), board=art, seed=int(rng.integers(1 << 30)))
         if _fits(scene):

@@ -56,7 +56,7 @@ def alt_scene_pair(seed: int) -> ScenePair:
         camera = CameraPose(tilt_deg=float(rng.uniform(5, 25)), azimuth_deg=float(rng.uniform(0, 360)),
                             roll_deg=float(rng.uniform(-30, 30)), focal_px=focal,
                             distance_mm=focal * extent / (float(rng.uniform(0.6, 0.85)) * 720))
-        candidate = YardScene(yard_mm=(yw, yh), cube_mm=cube, marker_mm=marker, markers_outside=False, camera=camera,
+        candidate = YardScene(yard_mm=(yw, yh), cube_mm=cube, marker_mm=marker, markers="centred", camera=camera,
                               light_dir=(0.7, 0.2, -0.68), ambient=0.3, board=art, palette=ALT_PALETTE, shadow=0.6,
                               seed=int(rng.integers(1 << 30)))
         if _fits(candidate):

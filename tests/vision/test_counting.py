@@ -136,7 +136,7 @@ def test_cubes_pushed_into_the_yard_corners_next_to_the_markers() -> None:
 def test_cubes_along_the_edges_of_a_yard_marked_from_inside_its_corners(monkeypatch: pytest.MonkeyPatch) -> None:
     # Markers whose paper lies inside the yard's corners: the yard reaches a marker and a half past their
     # centres. These cubes lie along its edges, between the markers and beyond the lines joining them.
-    inside = dataclasses.replace(plain_scene(), markers_inside=True)
+    inside = dataclasses.replace(plain_scene(), markers="inside")
     edges = [("iron", 7.5, 0.8), ("stone", 0.8, 5.0), ("coal", 14.2, 5.5), ("event", 6.0, 9.2), ("iron", 5.0, 5.0)]
     play = dataclasses.replace(inside, cubes=place(inside, edges, 20.0))
     reader = YardReader(build_profile(shoot(inside)))
