@@ -1,7 +1,8 @@
 """Stock-yard vision numbers: milliseconds per 1280×720 frame (whole read and per stage) and exact-count
-accuracy on generated scenes: the main style, a deliberately different one, and an independent generator
-written from the issue text alone without sight of the reader (tests/vision/scenes_indep.py), the nearest
-stand-in for the hidden test set. Prints numbers; asserts nothing. `BENCH_VISION_SCENES=N` changes the size
+accuracy on generated scenes: the main style, a deliberately different one, and two independent generators
+written from the issue text alone without sight of the reader (tests/vision/scenes_indep.py, and
+tests/vision/scenes_blind.py by a later session that saw no other generator either), the nearest
+stand-ins for the hidden test set. Prints numbers; asserts nothing. `BENCH_VISION_SCENES=N` changes the size
 of the main set (default 200); the other sets are sized from it."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from hardware.stockyard.frame import prepare, to_gray  # noqa: E402
 from hardware.stockyard.markers import find_markers  # noqa: E402
 from tests.vision.scenes import scene_pair  # noqa: E402
 from tests.vision.scenes_alt import alt_scene_pair  # noqa: E402
+from tests.vision.scenes_blind import blind_scene_pair  # noqa: E402
 from tests.vision.scenes_indep import indep_scene_pair  # noqa: E402
 
 
@@ -88,12 +90,16 @@ def main() -> None:
     main_set = [scene_pair(20_000 + i) for i in range(count)]
     alt_set = [alt_scene_pair(30_000 + i) for i in range(max(20, count // 4))]
     indep_set = [indep_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
-    print(f"generated {len(main_set) + len(alt_set) + len(indep_set)} scenes in {time.perf_counter() - start:.0f} s")
+    blind_set = [blind_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
+    generated = len(main_set) + len(alt_set) + len(indep_set) + len(blind_set)
+    print(f"generated {generated} scenes in {time.perf_counter() - start:.0f} s")
     timing("main style", main_set[:20])
     timing("independent style", indep_set[:20])
+    timing("second independent style", blind_set[:20])
     accuracy("main style", main_set)
     accuracy("other style (overfitting check)", alt_set)
     accuracy("independent generator (never tuned on these seeds)", indep_set)
+    accuracy("second independent generator (never tuned on these seeds)", blind_set)
     for across, most in ((7.0, 8), (32.0, 12)):
         accuracy(f"cubes 1/{across:.0f} of the yard wide (ours are 1/12 to 1/20)",
                  [scene_pair(45_000 + i, cubes_across=across, most=most) for i in range(20)])
@@ -107,6 +113,10 @@ def main() -> None:
     unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None
                  for p in indep_hands)
     print(f"hand over the yard (independent style): unsure on {unsure} of {len(indep_hands)}")
+    blind_hands = [blind_scene_pair(60_000 + i, hand=True) for i in range(20)]
+    unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None
+                 for p in blind_hands)
+    print(f"hand over the yard (second independent style): unsure on {unsure} of {len(blind_hands)}")
 
 
 if __name__ == "__main__":
