@@ -84,6 +84,11 @@ def accuracy(name: str, pairs: Sequence[_Pair]) -> None:
           f"scenes wrong per colour {wrong_kind}, unsure without cause {unsure}")
 
 
+def hands(name: str, pairs: Sequence[_Pair]) -> None:
+    unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None for p in pairs)
+    print(f"{name}: unsure on {unsure} of {len(pairs)}")
+
+
 def main() -> None:
     count = int(os.environ.get("BENCH_VISION_SCENES", "200"))
     start = time.perf_counter()
@@ -106,17 +111,10 @@ def main() -> None:
     for exposure in (1.25, 1.4):
         accuracy(f"a brighter lamp at play, exposure {exposure} (ours are 0.6 to 1.15)",
                  [scene_pair(60_000 + i, play_exposure=exposure) for i in range(40)])
-    hands = [scene_pair(40_000 + i, hand=True) for i in range(20)]
-    unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None for p in hands)
-    print(f"hand over the yard: unsure on {unsure} of {len(hands)}")
-    indep_hands = [indep_scene_pair(60_000 + i, hand=True) for i in range(20)]
-    unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None
-                 for p in indep_hands)
-    print(f"hand over the yard (independent style): unsure on {unsure} of {len(indep_hands)}")
-    blind_hands = [blind_scene_pair(60_000 + i, hand=True) for i in range(20)]
-    unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None
-                 for p in blind_hands)
-    print(f"hand over the yard (second independent style): unsure on {unsure} of {len(blind_hands)}")
+    hands("hand over the yard", [scene_pair(40_000 + i, hand=True) for i in range(20)])
+    hands("hand over the yard (independent style)", [indep_scene_pair(60_000 + i, hand=True) for i in range(20)])
+    hands("hand over the yard (second independent style)",
+          [blind_scene_pair(60_000 + i, hand=True) for i in range(20)])
 
 
 if __name__ == "__main__":
