@@ -162,8 +162,8 @@ def _typical_width(values: NDArray[np.float64], areas: NDArray[np.float64], wide
     """The width most blobs share. Lone cubes and rows of cubes are all one side wide and agree;
     2×2 blocks are twice as wide and half-seen cubes narrower, and both are outvoted. On a tie the
     narrower wins (one cube is the unit), unless its blob is a scrap beside the others (by `areas`,
-    the blobs' own): a scrap of shadow is no cube. Widths no cube can have (over `widest`) only vote when nothing else
-    is there."""
+    the blobs' own): a scrap of shadow is no cube. Widths no cube can have (over `widest`) only vote
+    when nothing else is there."""
     if len(values) == 0:
         return 0.0
     fits = (values <= widest) & (values >= narrowest)
