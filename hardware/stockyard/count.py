@@ -266,6 +266,11 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     result = CubeCount()
     if not blobs:
         return result
+    # Every blob thinner than the narrowest cube a yard can hold: lines of print a slightly misfitted
+    # warp or the new light brought out (an empty yard's border), not cubes. Measured against a side
+    # clamped up to the narrowest, none of them is thin enough to be a sliver, and each would count.
+    if all(2 * b.peak - 1 < yard_width / NARROWEST for b in blobs + rim):
+        return result
     footprints, side = footprints_and_side(blobs, camera, widest=yard_width / WIDEST,
                                            narrowest=yard_width / NARROWEST)
     areas = np.array([_core_area(f) for f in footprints])

@@ -335,6 +335,37 @@ def test_a_sliver_along_a_printed_line_is_no_cube() -> None:
     assert not _sliver(blob(12, 20), side)  # a cube half hidden: as narrow, but not long
 
 
+
+def test_strips_of_an_empty_yards_border_are_no_cubes() -> None:
+    """A warp a pixel off brings out the yard's printed border as strips a few pixels wide. With nothing
+    else there, the cube side is clamped up to the narrowest a yard allows, and strips wider than a
+    sliver of that would each count as a cube."""
+    from hardware.stockyard.count import NARROWEST, SLIVER_WIDTH, count_cubes
+    from hardware.stockyard.geometry import CameraGeometry
+
+    yard_width = 400.0
+    narrowest = yard_width / NARROWEST
+    strip = 7  # under the narrowest cube, but too wide for a sliver of it
+    assert SLIVER_WIDTH * narrowest < strip < narrowest  # the premise: what makes the strips count
+    colours = np.full((300, 460, 3), 0.55, np.float32)  # grey board (BGR, 0..1)
+    mask = np.zeros((300, 460), np.uint8)
+    for x0, y0, w, h in ((40, 30, 60, strip), (150, 30, 25, strip), (420, 60, strip, 50), (420, 180, strip, 18),
+                         (60, 262, 45, strip)):
+        mask[y0:y0 + h, x0:x0 + w] = 255
+        colours[y0:y0 + h, x0:x0 + w] = 0.08  # dark print
+    edge = np.zeros_like(mask)
+    overhead = CameraGeometry(230.0, 150.0, 1e9)
+    yard = (30.0, 20.0, 440.0, 280.0)
+
+    def count(pixels: np.ndarray, foreground: np.ndarray) -> dict[str, int]:
+        return count_cubes(foreground, pixels, overhead, edge, 400.0 * 260.0, yard_width, yard).counts()
+
+    assert count(colours, mask) == counts()
+    # The same strips beside a coal cube: the cube sets the side, and the strips are slivers of it.
+    mask[120:142, 200:222] = 255
+    colours[120:142, 200:222] = 0.05
+    assert count(colours, mask) == counts(coal=1)
+
 def _heap(rng: np.random.Generator, cubes: int, side: int) -> np.ndarray:
     """A row or bend of touching cubes, each a pixel larger or smaller than `side` as masks leave them."""
     mask = np.zeros((side * 5, side * 5), np.uint8)
@@ -391,3 +422,14 @@ def test_a_scrap_of_shadow_does_not_set_the_cube_size(monkeypatch: pytest.Monkey
     monkeypatch.setattr(count, "TIE_SCRAP", 0.0)  # premise: every blob breaks ties, and the scrap wins
     _, side = count.footprints_and_side(blobs, overhead, widest=64.0, narrowest=6.0)
     assert side < 12
+
+
+def test_an_empty_yard_with_a_printed_border_reads_empty() -> None:
+    """The second blind generator's seed 3: an empty yard on a sand panel with a dark double border,
+    shot from a camera a little off where it stood for the empty-yard picture."""
+    from tests.vision.scenes_blind import blind_scene_pair
+
+    pair = blind_scene_pair(3)
+    assert pair.play.counts == counts()  # the premise: nothing is on the yard
+    reading = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading
+    assert reading.counts() == counts()
