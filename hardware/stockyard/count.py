@@ -56,6 +56,11 @@ class Blob:
     peak: float  # largest distance to the blob's edge
     touches_edge: bool
 
+    @property
+    def width(self) -> float:
+        """Across the blob at its widest inside: a lone cube's side, or a row of touching cubes'."""
+        return 2 * self.peak - 1
+
     @cached_property
     def centre(self) -> tuple[float, float]:
         ys, xs = np.nonzero(self.mask)
@@ -222,7 +227,7 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float
     if not solid.any():
         solid = sizeable
     raw_areas = np.array([b.area for b in blobs], np.float64)
-    side = _typical_width(np.array([2 * b.peak - 1 for b in blobs])[solid], raw_areas[solid], widest, narrowest)
+    side = _typical_width(np.array([b.width for b in blobs])[solid], raw_areas[solid], widest, narrowest)
     footprints = [b.mask for b in blobs]
     for _ in range(6):
         footprints = [unsmear(b, camera, side) for b in blobs]
@@ -269,7 +274,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     # Every blob thinner than the narrowest cube a yard can hold: lines of print a slightly misfitted
     # warp or the new light brought out (an empty yard's border), not cubes. Measured against a side
     # clamped up to the narrowest, none of them is thin enough to be a sliver, and each would count.
-    if all(2 * b.peak - 1 < yard_width / NARROWEST for b in blobs + rim):
+    if all(b.width < yard_width / NARROWEST for b in blobs + rim):
         return result
     footprints, side = footprints_and_side(blobs, camera, widest=yard_width / WIDEST,
                                            narrowest=yard_width / NARROWEST)
