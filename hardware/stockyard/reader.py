@@ -116,13 +116,22 @@ class YardReader:
                 self._softer_lum[sigma] = np.asarray(cv2.GaussianBlur(self._empty.lum, (0, 0), sigma), np.float32)
             return self._softer_lum[sigma]
 
-        best, best_cost = (0.0, 0.0), misfit(lum_now, self._empty.lum)
-        for sigma in BLURS:
-            softer_now = np.asarray(cv2.GaussianBlur(lum_now, (0, 0), sigma), np.float32)
-            for blurs, cost in (((sigma, 0.0), misfit(softer_now, self._empty.lum)),
-                                ((0.0, sigma), misfit(lum_now, softer_then(sigma)))):
+        unblurred = misfit(lum_now, self._empty.lum)
+        best, best_cost = (0.0, 0.0), unblurred
+        # Blurring the sharper picture brings the two closer until it overshoots: along each side the
+        # misfit falls and then rises, so the first rise ends that side's search.
+        for side in (0, 1):
+            last = unblurred
+            for sigma in BLURS:
+                if side == 0:
+                    cost = misfit(np.asarray(cv2.GaussianBlur(lum_now, (0, 0), sigma), np.float32), self._empty.lum)
+                else:
+                    cost = misfit(lum_now, softer_then(sigma))
                 if cost < best_cost:
-                    best, best_cost = blurs, cost
+                    best, best_cost = ((sigma, 0.0) if side == 0 else (0.0, sigma)), cost
+                if cost > last:
+                    break
+                last = cost
         now_sigma, then_sigma = best
         if now_sigma > 0:
             colours = np.asarray(cv2.GaussianBlur(colours, (0, 0), now_sigma), np.float32)
