@@ -9,6 +9,7 @@ from typing import Protocol
 
 import cv2
 import numpy as np
+import numpy.ma  # noqa: F401  # numpy imports it on first use of np.unique and others: 15 ms of a first frame
 from numpy.typing import NDArray
 
 from hardware.stockyard.classify import KINDS
@@ -17,6 +18,7 @@ from hardware.stockyard.count import CubeCount, count_cubes
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import marker_reach, yard_aspect
 from hardware.stockyard.medians import median
+from hardware.stockyard.memory import keep_freed_memory
 from hardware.stockyard.profile import YardProfile, saturated, smooth
 from hardware.stockyard.segment import EmptyYard, as_empty_where_clipped, evidence, foreground, luminance, match_gain
 from tableassist.engine.components import load as load_components
@@ -50,6 +52,7 @@ class YardReader:
     """Counts cubes in single frames against one empty-yard profile."""
 
     def __init__(self, profile: YardProfile) -> None:
+        keep_freed_memory()  # a frame's arrays reused by the next, not mapped afresh: see memory.py
         self.profile = profile
         view = profile.view
         self._yard_area = float(view.width * view.height)
