@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from hardware.stockyard.geometry import CanonicalView
 from hardware.stockyard.markers import CORNER_IDS, MarkerSighting
+from hardware.stockyard.medians import column_medians, median
 
 FloatImage = NDArray[np.float32]
 
@@ -81,14 +82,14 @@ def measure_reference(image: NDArray[np.uint8], sighting: MarkerSighting) -> Col
         white_pts = cv2.perspectiveTransform(_WHITE_RING.reshape(1, -1, 2), h)[0]
         b = _sample(image, black_pts)
         wv = _sample(image, white_pts)
-        blacks.append(np.median(b, axis=0) if len(b) else np.zeros(3, np.float32))
+        blacks.append(column_medians(b) if len(b) else np.zeros(3, np.float32))
         if len(wv):
             # The brighter half: a finger or a shadow on part of the paper must not drag white down.
             lum = wv.mean(axis=1)
-            whites.append(np.median(wv[lum >= np.median(lum)], axis=0))
+            whites.append(column_medians(wv[lum >= median(lum)]))
         else:
             whites.append(np.full(3, 255, np.float32))
-    black = np.median(np.array(blacks, np.float32), axis=0).astype(np.float32)
+    black = column_medians(np.array(blacks, np.float32))
     white = np.maximum(np.array(whites, np.float32), black[None, :] + 8)
     return ColourReference(white=white.astype(np.float32), black=black)
 

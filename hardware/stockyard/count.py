@@ -25,6 +25,7 @@ from hardware.stockyard.classify import KINDS, classify, colour_groups, saturati
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
 from hardware.stockyard.lattice import lattice_fits
+from hardware.stockyard.medians import median
 
 Mask = NDArray[np.uint8]
 
@@ -181,7 +182,7 @@ def _typical_width(values: NDArray[np.float64], areas: NDArray[np.float64], wide
     tied &= sizes >= TIE_SCRAP * sizes[tied].max()
     best = int(np.argmax(tied))  # the narrowest of the tied
     near = ordered[(ordered >= 0.85 * ordered[best]) & (ordered <= 1.2 * ordered[best])]
-    return float(np.median(near))
+    return median(near)
 
 
 TIE_SCRAP = 0.2  # of the largest tied blob's area: a blob under this breaks no tie (0.3: indep and main lost 1)
@@ -285,7 +286,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     ref_peak = (side + 1) / 2
     ratio = areas / np.maximum((2 * peaks - 2) ** 2, 1.0)
     lone = (ratio < 1.5) & (peaks > 0.8 * ref_peak) & (peaks < 1.25 * ref_peak)
-    footprint = float(np.median(areas[lone])) if lone.any() else float((side - 2) ** 2)
+    footprint = median(areas[lone]) if lone.any() else float((side - 2) ** 2)
     footprint = max(footprint, 1.0)
     measured = int(np.count_nonzero(lone))  # how many lone-looking blobs the footprint rests on
     # Specks far smaller than any cube, even half-seen, and slivers along printed lines are changed

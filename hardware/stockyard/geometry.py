@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hardware.stockyard.markers import CORNER_IDS, MarkerSighting
+from hardware.stockyard.medians import median
 
 Matrix = NDArray[np.float64]
 
@@ -58,7 +59,7 @@ def marker_reach(sighting: MarkerSighting, to_canvas: Matrix) -> float:
     for marker_id in CORNER_IDS:
         quad = cv2.perspectiveTransform(sighting.corners[marker_id].reshape(1, 4, 2).astype(np.float32), to_canvas)[0]
         reaches.append(float(np.abs(quad - quad.mean(axis=0)).max()))
-    return PAPER_REACH * float(np.median(reaches))
+    return PAPER_REACH * median(np.array(reaches))
 
 
 PAPER_REACH = 1.6  # a marker's paper over its black square's half side: a white border 30 % of the side wide
@@ -78,7 +79,7 @@ def yard_aspect(sighting: MarkerSighting) -> float:
         cov = np.cov(pts.T.astype(np.float64))
         if cov[0, 0] > 0:
             ratios.append(np.sqrt(cov[1, 1] / cov[0, 0]))
-    return float(np.median(ratios)) if ratios else 1.0
+    return median(np.array(ratios)) if ratios else 1.0
 
 
 def image_to_canvas(sighting: MarkerSighting, view: CanonicalView) -> Matrix:

@@ -290,7 +290,7 @@ def foreground(score: NDArray[np.float32], allowed: Mask) -> Mask:
     if count <= 1:
         return weak
     keep = np.zeros(count, bool)
-    keep[np.unique(labels[strong])] = True
+    keep[labels[strong]] = True
     keep[0] = False
     mask = keep[labels].astype(np.uint8) * 255
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
