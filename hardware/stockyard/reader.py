@@ -121,17 +121,17 @@ class YardReader:
 
         unblurred = misfit(lum_now, self._empty.lum)
         best, best_cost = (0.0, 0.0), unblurred
-        # Blurring the sharper picture brings the two closer until it overshoots: along each side the
-        # misfit falls and then rises, so the first rise ends that side's search.
-        for side in (0, 1):
+        # Blurring the sharper picture brings the two closer until it overshoots: blurring either one,
+        # the misfit falls and then rises, so the first rise ends the search on that picture.
+        for blur_now in (True, False):
             last = unblurred
             for sigma in BLURS:
-                if side == 0:
+                if blur_now:
                     cost = misfit(np.asarray(cv2.GaussianBlur(lum_now, (0, 0), sigma), np.float32), self._empty.lum)
                 else:
                     cost = misfit(lum_now, softer_then(sigma))
                 if cost < best_cost:
-                    best, best_cost = ((sigma, 0.0) if side == 0 else (0.0, sigma)), cost
+                    best, best_cost = ((sigma, 0.0) if blur_now else (0.0, sigma)), cost
                 if cost > last:
                     break
                 last = cost
