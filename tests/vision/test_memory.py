@@ -5,7 +5,9 @@ from __future__ import annotations
 import resource
 
 import numpy as np
+import pytest
 
+from hardware.stockyard import memory
 from hardware.stockyard.memory import keep_freed_memory
 
 
@@ -29,5 +31,11 @@ def test_a_freed_frame_sized_block_is_reused_without_page_faults() -> None:
     assert _faults_to_fill(30) < 20
 
 
-def test_asking_twice_changes_nothing() -> None:
-    assert keep_freed_memory() == keep_freed_memory()
+def test_the_c_library_is_told_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert keep_freed_memory()  # every reader asks; only the first asking reaches the C library
+
+    def tune_again() -> bool:
+        raise AssertionError("mallopt called a second time")
+
+    monkeypatch.setattr(memory, "_tune_malloc", tune_again)
+    assert keep_freed_memory()
