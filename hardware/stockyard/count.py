@@ -577,8 +577,9 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     elif measured and plausible:
         low, high = max(smallest, MEASURED_LOW * footprint), min(largest, 1.6 * footprint)
     elif plausible:
-        # Guessed from the blobs' widths: a whole cube wide, so the footprint is not far off either; a
-        # half-size footprint (every cube counted twice) splits noisy masks as well as the true one.
+        # Guessed from the blobs' widths. A row of cubes is one side wide, but where a row turns (an L
+        # of three) the widest circle inside is 1.17 sides across, and blur and the smear left over
+        # widen it further: an L alone in the yard gave a guess 1.6 to 1.9 times its cubes' footprint.
         low, high = max(smallest, GUESS_LOW * footprint), min(largest, 1.6 * footprint)
     elif wide_guess:
         low, high = max(smallest, WIDE_LOW * footprint), largest
@@ -617,7 +618,7 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     if not plausible:
         return best
     # Far smaller than the lone cubes measured means every cube counts twice: that needs clear evidence.
-    margin = REFIT_MARGIN if best >= GUESS_LOW * footprint else HALVING_MARGIN
+    margin = REFIT_MARGIN if not measured or best >= HALVING_BELOW * footprint else HALVING_MARGIN
     if short:
         margin = 0.0  # the colours already count against the old footprint
     return best if costs[best] < costs[footprint] - margin else footprint
@@ -630,8 +631,10 @@ HEAP_SOLID = 0.6  # a heap's solidity to offer sizes when the guess is wide (0.8
 HEAP_MOST = 10  # the most cubes one heap offers a size for then (12: 1 fresh frame lost, 8: as good)
 ALIKE_LONE = 3  # this many lone-looking blobs measure the footprint too surely for colours to halve it
 MEASURED_LOW = 0.45  # a footprint measured on lone-looking cubes: the smallest share of it a refit may choose
-GUESS_LOW = 0.75  # a footprint guessed from widths: the smallest share of the guess a refit may choose
-HALVING_MARGIN = 6.0  # the cost a refit to under GUESS_LOW of a measured footprint must save
+GUESS_LOW = 0.5  # a footprint guessed from widths: the smallest share of the guess a refit may choose (0.75:
+# no L of three alone counted right; 0.6: a third of them still two)
+HALVING_BELOW = 0.75  # a refit to under this share of a measured footprint counts every cube twice...
+HALVING_MARGIN = 6.0  # ...and must save this much cost
 REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
 KM_POINTS = 40  # points per part k-means needs to place the centres (all of them: no better, 10 % slower)
 UNSPLITTABLE = 10.0  # the cost of a blob too small to split into as many parts as its area asks

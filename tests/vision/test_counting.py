@@ -74,6 +74,21 @@ def test_clusters_without_a_lone_cube(layout: list[tuple[str, float, float]], ex
     assert reading.counts() == expected
 
 
+@pytest.mark.parametrize(("layout", "expected"), [
+    ([("stone", 5, 4), ("stone", 5, 5), ("stone", 6, 5)], counts(stone=3)),
+    ([("iron", 5, 4), ("iron", 5, 5), ("iron", 6, 5)], counts(iron=3)),
+    ([("event", 5, 4), ("stone", 5, 5), ("event", 6, 5)], counts(stone=1, event=2)),
+])
+@pytest.mark.parametrize("tilt", [5.0, 22.0])
+@pytest.mark.parametrize("angle", [10.0, 40.0])
+def test_an_l_of_three_alone_in_the_yard(layout: list[tuple[str, float, float]], expected: dict[str, int],
+                                         tilt: float, angle: float) -> None:
+    # Where the row turns, the L is wider than one cube: the size guessed from its width is too large.
+    reader = YardReader(build_profile(shoot(plain_scene(tilt_deg=tilt))))
+    reading = reader.read(shoot(with_cubes(layout, angle=angle, tilt_deg=tilt), EVENING, seed=3)).reading
+    assert reading.counts() == expected
+
+
 def test_an_empty_yard_under_other_light_has_no_cubes() -> None:
     reader = YardReader(build_profile(shoot(plain_scene())))
     reading = reader.read(shoot(plain_scene(aim_mm=(4.0, -3.0), tilt_deg=14.0), EVENING, seed=9)).reading
