@@ -11,7 +11,8 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -84,6 +85,37 @@ def accuracy(name: str, pairs: Sequence[_Pair]) -> None:
           f"scenes wrong per colour {wrong_kind}, unsure without cause {unsure}")
 
 
+@dataclass(frozen=True)
+class _Shot:
+    image: np.ndarray
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class _Altered:
+    calibration: np.ndarray
+    play: _Shot
+
+
+def altered(pairs: Sequence[_Pair], change: Callable[[np.ndarray], np.ndarray]) -> list[_Altered]:
+    """The same scenes with only the play frame changed after the camera took it."""
+    return [_Altered(p.calibration, _Shot(change(p.play.image), p.play.counts)) for p in pairs]
+
+
+def tone_curve(gamma: float) -> Callable[[np.ndarray], np.ndarray]:
+    """A camera that changed its tone curve between calibration and play (auto contrast, another mode):
+    markers fix black and white, but mid-tones move."""
+    table = np.clip(255 * (np.arange(256) / 255) ** gamma + 0.5, 0, 255).astype(np.uint8)
+    return lambda image: np.asarray(cv2.LUT(image, table), np.uint8)
+
+
+def recompressed(quality: int) -> Callable[[np.ndarray], np.ndarray]:
+    def change(image: np.ndarray) -> np.ndarray:
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+    return change
+
+
 def hands(name: str, pairs: Sequence[_Pair]) -> None:
     unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None for p in pairs)
     print(f"{name}: unsure on {unsure} of {len(pairs)}")
@@ -111,6 +143,13 @@ def main() -> None:
     for exposure in (1.25, 1.4):
         accuracy(f"a brighter lamp at play, exposure {exposure} (ours are 0.6 to 1.15)",
                  [scene_pair(60_000 + i, play_exposure=exposure) for i in range(40)])
+    # Stress lines: where the reader is fragile outside what our generators vary.
+    for gamma in (0.85, 1.18):
+        accuracy(f"main style, play frame's tone curve changed (gamma {gamma}; our generators keep it)",
+                 altered(main_set[:40], tone_curve(gamma)))
+    accuracy("main style, play frame compressed again at JPEG quality 50 (ours: once, 60 to 95)",
+             altered(main_set[:40], recompressed(50)))
+    accuracy("main style, same 40 scenes unchanged (the stress lines' baseline)", main_set[:40])
     hands("hand over the yard", [scene_pair(40_000 + i, hand=True) for i in range(20)])
     hands("hand over the yard (independent style)", [indep_scene_pair(60_000 + i, hand=True) for i in range(20)])
     hands("hand over the yard (second independent style)",
