@@ -632,8 +632,8 @@ HEAP_MOST = 10  # the most cubes one heap offers a size for then (12: 1 fresh fr
 ALIKE_LONE = 3  # this many lone-looking blobs measure the footprint too surely for colours to halve it
 MEASURED_LOW = 0.45  # a footprint measured on lone-looking cubes: the smallest share of it a refit may choose
 GUESS_LOW = 0.5  # a footprint guessed from widths: the smallest share of the guess a refit may choose (0.75:
-# no L of three alone counted right; 0.6: a third of them still two)
-HALVING_BELOW = 0.75  # a refit to under this share of a measured footprint counts every cube twice...
+# none of 12 Ls of three alone counted right; 0.6: 3 of them still read as two)
+HALVING_BELOW = 0.75  # a refit below this share of a measured footprint heads for counting every cube twice...
 HALVING_MARGIN = 6.0  # ...and must save this much cost
 REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
 KM_POINTS = 40  # points per part k-means needs to place the centres (all of them: no better, 10 % slower)
