@@ -112,6 +112,8 @@ def tone_curve(gamma: float) -> Callable[[np.ndarray], np.ndarray]:
 def recompressed(quality: int) -> Callable[[np.ndarray], np.ndarray]:
     def change(image: np.ndarray) -> np.ndarray:
         ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            raise RuntimeError("JPEG encoding failed")
         return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
     return change
 
