@@ -155,13 +155,26 @@ def shadow(colours: FloatImage, empty: EmptyYard, encoding_zero: NDArray[np.floa
     that chromaticity and only darkens, and not past what the room's light leaves (a fifth or so).
     A neutral cube on neutral ground does the same, so only ground with a colour of its own is judged.
     """
-    # OpenCV throughout: numpy's broadcasts and reductions over the colour axis cost 5× as much here.
-    # Rounded, so a steady camera's frames reuse the ground worked out for the first.
-    offset = tuple(round(float(-z), 3) for z in encoding_zero) + (0.0,)
-    now, now_lum = _from_zero(colours, offset)
-    then, then_lum, coloured = empty.ground(offset)
-    change = np.asarray(cv2.transform(cv2.absdiff(now, then), _SUM), np.float32)
-    return np.asarray((change < SHADOW_CHROMA) & coloured & (now_lum > SHADOW_DEPTH * then_lum))
+    light = LessLight(colours, empty, encoding_zero)
+    return np.asarray(light.same_ground() & light.coloured)
+
+
+class LessLight:
+    """The frame against the empty yard as the same ground in more or less light: how far each pixel's
+    chromaticity moved, and its brightness over the empty yard's, both measured from the encoding's
+    zero (where a shadow only scales the colour; see `shadow`)."""
+
+    def __init__(self, colours: FloatImage, empty: EmptyYard, encoding_zero: NDArray[np.float32]) -> None:
+        # OpenCV throughout: numpy's broadcasts and reductions over the colour axis cost 5× as much here.
+        # Rounded, so a steady camera's frames reuse the ground worked out for the first.
+        offset = tuple(round(float(-z), 3) for z in encoding_zero) + (0.0,)
+        now, self.now_lum = _from_zero(colours, offset)
+        then, self.then_lum, self.coloured = empty.ground(offset)
+        self.change = np.asarray(cv2.transform(cv2.absdiff(now, then), _SUM), np.float32)
+
+    def same_ground(self) -> NDArray[np.bool_]:
+        """Where the frame may be the empty yard's ground in the same light or less (down to SHADOW_DEPTH)."""
+        return np.asarray((self.change < SHADOW_CHROMA) & (self.now_lum > SHADOW_DEPTH * self.then_lum))
 
 
 def _from_zero(colours: FloatImage, offset: tuple[float, ...]) -> tuple[FloatImage, NDArray[np.float32]]:
