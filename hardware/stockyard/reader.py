@@ -12,6 +12,7 @@ import numpy as np
 import numpy.ma  # noqa: F401  # numpy imports it on first use of np.unique and others: 15 ms of a first frame
 from numpy.typing import NDArray
 
+from hardware.stockyard.castshadow import trim_cast_shadows
 from hardware.stockyard.classify import KINDS
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.count import CubeCount, count_cubes
@@ -79,8 +80,9 @@ class YardReader:
         colours = match_gain(smooth(frame.colours), self.profile.colours, allowed, unsaturated=unsaturated)
         colours, empty = self._match_sharpness(colours, allowed)
         colours = as_empty_where_clipped(colours, empty.colours, now_clipped, then_clipped)
-        score = evidence(colours, empty, allowed, frame.reference.encoding_zero())
-        mask = foreground(score, allowed)
+        zero = frame.reference.encoding_zero()
+        score = evidence(colours, empty, allowed, zero)
+        mask = trim_cast_shadows(foreground(score, allowed), colours, empty, zero)
         # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
         seen = frame.valid.copy()
         seen[:4, :], seen[-4:, :], seen[:, :4], seen[:, -4:] = 0, 0, 0, 0  # the canvas's own border counts
