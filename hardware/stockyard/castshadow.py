@@ -23,11 +23,11 @@ Mask = NDArray[np.uint8]
 
 TAIL_DARKER = 0.9  # brightness (from the encoding's zero) over the empty yard's below which ground is in shadow
 TAIL_SHARE = 0.2  # of a blob's area: the least its shadowed part and its other part each cover
-TAIL_LENGTH = 0.7  # of the blob's width: how far a tail reaches past the rest of its blob (0.5: main lost 1)
-TAIL_VOTES = 2  # blobs with a long tail needed to say which way the light throws shadows (3: blind lost 5)
+TAIL_LENGTH = 0.7  # of the rest's width (a side, for a cube or a row): how far a tail reaches past it (0.5: main -1)
+TAIL_VOTES = 2  # blobs with a long tail to say which way the light throws shadows (3: 5 fewer blind scenes right)
 TAIL_AGREE = 0.8  # the tails' directions' resultant length (1 = all the same way) that confirms the light
 SAME_WAY = 0.7  # cosine to the light's direction under which a blob's tail is no cast shadow
-_BAND = np.ones((3, 3), np.uint8)  # the shadow a pixel next to the cube keeps: its contact shadow stays
+_BAND = np.ones((3, 3), np.uint8)  # shadow within a pixel of the cube stays: cubes keep the rim they are measured with
 _DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
