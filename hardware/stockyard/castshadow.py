@@ -12,11 +12,14 @@ and the contact shadow round a cube's foot or its own shaded side is no tail a c
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from hardware.stockyard.colour import FloatImage
+from hardware.stockyard.count import label_blobs
 from hardware.stockyard.segment import EmptyYard, LessLight
 
 Mask = NDArray[np.uint8]
@@ -34,12 +37,15 @@ _DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 def trim_cast_shadows(mask: Mask, colours: FloatImage, empty: EmptyYard,
                       encoding_zero: NDArray[np.float32]) -> Mask:
     """The foreground `mask` without the cast shadows its blobs share, or `mask` itself if they share none."""
-    count, found, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels, stats = label_blobs(mask)
     if count < 1 + TAIL_VOTES:
         return mask
-    labels = np.asarray(found, np.int32)
-    darker = LessLight(colours, empty, encoding_zero)
-    shadowed = darker.same_ground() & (darker.now_lum < TAIL_DARKER * darker.then_lum)
+
+    def shadowed(box: tuple[int, int, int, int]) -> NDArray[np.bool_]:
+        """The same ground in less light, within a blob's box: measured there alone, 2 ms less a frame."""
+        darker = LessLight(colours, empty, encoding_zero, box)
+        return np.asarray(darker.same_ground() & (darker.now_lum < TAIL_DARKER * darker.then_lum))
+
     tails = [tail for i in range(1, count) if (tail := _Tail.of(i, labels, stats[i], shadowed)) is not None]
     long_ones = [t.direction for t in tails if t.long]
     if len(long_ones) < TAIL_VOTES:
@@ -64,10 +70,10 @@ class _Tail:
 
     @classmethod
     def of(cls, label: int, labels: NDArray[np.int32], stats: NDArray[np.int32],
-           shadowed: NDArray[np.bool_]) -> _Tail | None:
+           shadowed: Callable[[tuple[int, int, int, int]], NDArray[np.bool_]]) -> _Tail | None:
         x, y, w, h, area = (int(v) for v in stats)
         blob = labels[y:y + h, x:x + w] == label
-        shadow = shadowed[y:y + h, x:x + w] & blob
+        shadow = shadowed((x, y, w, h)) & blob
         rest = blob & ~shadow
         if np.count_nonzero(shadow) < TAIL_SHARE * area or np.count_nonzero(rest) < TAIL_SHARE * area:
             return None

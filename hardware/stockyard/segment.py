@@ -164,12 +164,18 @@ class LessLight:
     chromaticity moved, and its brightness over the empty yard's, both measured from the encoding's
     zero (where a shadow only scales the colour; see `shadow`)."""
 
-    def __init__(self, colours: FloatImage, empty: EmptyYard, encoding_zero: NDArray[np.float32]) -> None:
+    def __init__(self, colours: FloatImage, empty: EmptyYard, encoding_zero: NDArray[np.float32],
+                 box: tuple[int, int, int, int] | None = None) -> None:
+        """`box` (x, y, width, height): measure only there, a blob's box rather than the whole yard."""
         # OpenCV throughout: numpy's broadcasts and reductions over the colour axis cost 5× as much here.
         # Rounded, so a steady camera's frames reuse the ground worked out for the first.
         offset = tuple(round(float(-z), 3) for z in encoding_zero) + (0.0,)
-        now, self.now_lum = _from_zero(colours, offset)
-        then, self.then_lum, self.coloured = empty.ground(offset)
+        x, y, w, h = box or (0, 0, colours.shape[1], colours.shape[0])
+        within = (slice(y, y + h), slice(x, x + w))
+        now, self.now_lum = _from_zero(np.ascontiguousarray(colours[within]), offset)
+        then, then_lum, coloured = empty.ground(offset)
+        self.then_lum, self.coloured = then_lum[within], coloured[within]
+        then = np.ascontiguousarray(then[within])
         self.change = np.asarray(cv2.transform(cv2.absdiff(now, then), _SUM), np.float32)
 
     def same_ground(self) -> NDArray[np.bool_]:
