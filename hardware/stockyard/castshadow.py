@@ -42,7 +42,7 @@ def trim_cast_shadows(mask: Mask, colours: FloatImage, empty: EmptyYard,
         return mask
 
     def shadowed(box: tuple[int, int, int, int]) -> NDArray[np.bool_]:
-        """The same ground in less light, within a blob's box: measured there alone, 2 ms less a frame."""
+        """The same ground in less light, within a blob's box: the blobs are a small part of the yard."""
         darker = LessLight(colours, empty, encoding_zero, box)
         return np.asarray(darker.same_ground() & (darker.now_lum < TAIL_DARKER * darker.then_lum))
 
