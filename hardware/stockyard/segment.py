@@ -172,11 +172,11 @@ class LessLight:
         offset = tuple(round(float(-z), 3) for z in encoding_zero) + (0.0,)
         x, y, w, h = box or (0, 0, colours.shape[1], colours.shape[0])
         within = (slice(y, y + h), slice(x, x + w))
-        now, self.now_lum = _from_zero(np.ascontiguousarray(colours[within]), offset)
+        self.now, self.now_lum = _from_zero(np.ascontiguousarray(colours[within]), offset)
         then, then_lum, coloured = empty.ground(offset)
         self.then_lum, self.coloured = then_lum[within], coloured[within]
-        then = np.ascontiguousarray(then[within])
-        self.change = np.asarray(cv2.transform(cv2.absdiff(now, then), _SUM), np.float32)
+        self.then = np.ascontiguousarray(then[within])
+        self.change = np.asarray(cv2.transform(cv2.absdiff(self.now, self.then), _SUM), np.float32)
 
     def same_ground(self) -> NDArray[np.bool_]:
         """Where the frame may be the empty yard's ground in the same light or less (down to SHADOW_DEPTH)."""
