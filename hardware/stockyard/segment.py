@@ -9,6 +9,8 @@ Soft contact shadows stay below the darkness threshold; cubes of any colour do n
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -177,6 +179,14 @@ class LessLight:
         self.then_lum, self.coloured = then_lum[within], coloured[within]
         self.then = np.ascontiguousarray(then[within])
         self.change = np.asarray(cv2.transform(cv2.absdiff(self.now, self.then), _SUM), np.float32)
+
+    @cached_property
+    def channel_change(self) -> NDArray[np.float32]:
+        """Each channel's log ratio, now over the empty yard, measured from the encoding's zero: a shadow
+        multiplies the ground's colour there, so it adds one vector here, whatever the ground (see `umbra`)."""
+        now = self.now * self.now_lum[..., None]
+        then = self.then * self.then_lum[..., None]
+        return np.asarray(np.log(np.maximum(now, 1e-3)) - np.log(np.maximum(then, 1e-3)), np.float32)
 
     def same_ground(self) -> NDArray[np.bool_]:
         """Where the frame may be the empty yard's ground in the same light or less (down to SHADOW_DEPTH)."""

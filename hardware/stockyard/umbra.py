@@ -38,14 +38,6 @@ _MIN_CORE = 30
 _FINE = (5, 5)
 
 
-def log_change(darker: LessLight) -> NDArray[np.float32]:
-    """Each channel's log ratio, now over the empty yard, measured from the encoding's zero: a shadow
-    multiplies the ground's colour there, so it adds one vector here, whatever the ground."""
-    now = darker.now * darker.now_lum[..., None]
-    then = darker.then * darker.then_lum[..., None]
-    return np.asarray(np.log(np.maximum(now, 1e-3)) - np.log(np.maximum(then, 1e-3)), np.float32)
-
-
 def _darker(darker: LessLight, blob: NDArray[np.bool_]) -> NDArray[np.bool_]:
     ratio = darker.now_lum / np.maximum(darker.then_lum, 1e-4)
     return np.asarray(blob & (ratio > SHADOW_DEPTH) & (ratio < UMBRA_DARKER))
@@ -58,7 +50,7 @@ def frame_umbra(blobs: Sequence[tuple[LessLight, NDArray[np.bool_]]]) -> NDArray
     changes, ratios = [], []
     for darker, blob in blobs:
         dark = _darker(darker, blob)
-        changes.append(log_change(darker)[dark])
+        changes.append(darker.channel_change[dark])
         ratios.append((darker.now_lum / np.maximum(darker.then_lum, 1e-4))[dark])
     points, ratio = np.concatenate(changes), np.concatenate(ratios)
     if len(points) < _MIN_PIXELS:
@@ -96,7 +88,7 @@ def umbra_shadow(darker: LessLight, blob: NDArray[np.bool_], umbra: NDArray[np.f
     """A blob's pixels in the umbra's colour, and its soft edge: darker pixels just past it. (A cube
     darker than the ground loses that much of its rim to the edge too; its footprint is measured after
     the cut with the band `castshadow` keeps.)"""
-    core = _darker(darker, blob) & (np.linalg.norm(log_change(darker) - umbra, axis=2) < UMBRA_RADIUS)
+    core = _darker(darker, blob) & (np.linalg.norm(darker.channel_change - umbra, axis=2) < UMBRA_RADIUS)
     edge = cv2.dilate(core.astype(np.uint8), np.ones((2 * PENUMBRA + 1,) * 2, np.uint8)) > 0
     return np.asarray(core | (edge & blob & (darker.now_lum < darker.then_lum)))
 
