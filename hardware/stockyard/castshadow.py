@@ -67,9 +67,10 @@ def trim_cast_shadows(mask: Mask, colours: FloatImage, empty: EmptyYard, encodin
         # ground has no grain to tell by; there the tails are shadows unless the cubes' own darker faces,
         # which a slanted view shows along one axis, could be them.
         texture = ground_texture(colours, empty, [(boxes[i], tinted[i]) for i in boxes])
-        if texture is None or texture.grainy or _own_faces_may_be(found[0], camera):
-            if texture is None or not texture.kept:
-                return mask
+        if texture is None:
+            return mask
+        if (texture.grainy or _own_faces_may_be(found[0], camera)) and not texture.kept:
+            return mask
     tails, light = found
     out = mask.copy()
     for tail in tails:
