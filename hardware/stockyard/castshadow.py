@@ -18,9 +18,8 @@ from numpy.typing import NDArray
 
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.count import label_blobs
-from hardware.stockyard.geometry import CameraGeometry
 from hardware.stockyard.segment import EmptyYard, LessLight
-from hardware.stockyard.umbra import frame_umbra, ground_texture, umbra_shadow
+from hardware.stockyard.umbra import frame_umbra, keeps_texture, umbra_shadow
 
 Mask = NDArray[np.uint8]
 
@@ -31,16 +30,13 @@ TAIL_VOTES = 2  # blobs with a long tail to say which way the light throws shado
 TAIL_AGREE = 0.8  # the tails' directions' resultant length (1 = all the same way) that confirms the light
 TINTED_LENGTH = 1.1  # widths past the rest's centre and half a width: a tinted shadow's long tail (as measured)
 SAME_WAY = 0.7  # cosine to the light's direction under which a blob's tail is no cast shadow
-OBLIQUE = 0.15  # canvas pixels a point one pixel up appears to move: a view this oblique shows cubes' sides
-SIDE_AXIS = 0.5  # |cosine| of a tail to the way the view pushes cubes' tops at which their own faces may be it
 _BAND = np.ones((3, 3), np.uint8)  # shadow within a pixel of the cube stays: cubes keep the rim they are measured with
 _DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
-def trim_cast_shadows(mask: Mask, colours: FloatImage, empty: EmptyYard, encoding_zero: NDArray[np.float32],
-                      camera: CameraGeometry | None = None) -> Mask:
-    """The foreground `mask` without the cast shadows its blobs share, or `mask` itself if they share none.
-    `camera` (where it stands over the canvas) tells tinted shadows on plain ground from the cubes' sides."""
+def trim_cast_shadows(mask: Mask, colours: FloatImage, empty: EmptyYard,
+                      encoding_zero: NDArray[np.float32]) -> Mask:
+    """The foreground `mask` without the cast shadows its blobs share, or `mask` itself if they share none."""
     count, labels, stats = label_blobs(mask)
     if count < 1 + TAIL_VOTES:
         return mask
@@ -60,16 +56,10 @@ def trim_cast_shadows(mask: Mask, colours: FloatImage, empty: EmptyYard, encodin
         if umbra is None:
             return mask
         tinted = {i: umbra_shadow(darker[i], blobs[i], umbra) for i in boxes}
+        if not keeps_texture(colours, empty, [(boxes[i], tinted[i]) for i in boxes]):
+            return mask
         found = _light([_Tail.of(boxes[i], blobs[i], tinted[i], TINTED_LENGTH) for i in boxes])
         if found is None:
-            return mask
-        # Grey stones can share the umbra: a shadow keeps the ground's grain, a stone hides it. Plain
-        # ground has no grain to tell by; there the tails are shadows unless the cubes' own darker faces,
-        # which a slanted view shows along one axis, could be them.
-        texture = ground_texture(colours, empty, [(boxes[i], tinted[i]) for i in boxes])
-        if texture is None:
-            return mask
-        if (texture.grainy or _own_faces_may_be(found[0], camera)) and not texture.kept:
             return mask
     tails, light = found
     out = mask.copy()
@@ -89,24 +79,6 @@ def _light(found: list[_Tail | None]) -> tuple[list[_Tail], NDArray[np.float64]]
     if float(np.hypot(*mean)) < TAIL_AGREE:
         return None
     return tails, mean / np.hypot(*mean)
-
-
-def _own_faces_may_be(tails: list[_Tail], camera: CameraGeometry | None) -> bool:
-    """Whether half the long tails or more lie along the way the view pushes cubes' tops, where a cube's
-    own shaded side (or its top, past a lighter side) darkens the blob as a shadow would. Seen nearly
-    straight down, sides barely show and cannot make a tail."""
-    if camera is None:
-        return True
-    longs = [tail for tail in tails if tail.long]
-    along = 0
-    for tail in longs:
-        x, y, _, _ = tail.box
-        ys, xs = np.nonzero(tail.blob)
-        push = camera.displacement(np.array([[x + xs.mean(), y + ys.mean()]]), 1.0)[0]
-        size = float(np.hypot(*push))
-        if size >= OBLIQUE and abs(float(push @ tail.direction)) >= SIDE_AXIS * size:
-            along += 1
-    return 2 * along >= len(longs)
 
 
 class _Tail:

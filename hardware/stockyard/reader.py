@@ -82,7 +82,7 @@ class YardReader:
         colours = as_empty_where_clipped(colours, empty.colours, now_clipped, then_clipped)
         zero = frame.reference.encoding_zero()
         score = evidence(colours, empty, allowed, zero)
-        mask = trim_cast_shadows(foreground(score, allowed), colours, empty, zero, frame.camera)
+        mask = trim_cast_shadows(foreground(score, allowed), colours, empty, zero)
         # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
         seen = frame.valid.copy()
         seen[:4, :], seen[-4:, :], seen[:, :4], seen[:, -4:] = 0, 0, 0, 0  # the canvas's own border counts

@@ -9,14 +9,12 @@ darker pixels.
 
 A grey stone can darken plain ground much the same way, and the umbra found may be the stones'.
 A shadow keeps the ground's own texture, only darker, where a cube hides it: the shadow's umbra is
-the one under which the ground's grain still shows. Plain print has no grain to keep; there
-`castshadow` asks the camera's geometry instead.
+the one under which the ground's grain still shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -33,7 +31,6 @@ UMBRA_TINT = 0.3  # spread of its log channel ratios a shadow stays within (an o
 UMBRA_DEPTH = 0.85  # the least a shadow darkens: its channels' mean ratio to the ground is under this
 PENUMBRA = 2  # pixels past the umbra, still darker than the ground, that belong to the shadow's soft edge
 KEEPS_TEXTURE = 0.2  # correlation of the ground's fine texture then and now a shadow keeps (stones: 0.19 at most)
-GRAIN = 0.012  # fine texture (std over brightness) under which ground has no grain (plain print: 0.004–0.01)
 _SEEDS = (0.1, 0.3, 0.5)  # brightness quantiles of the darker pixels the search for the commonest colour starts at
 _SEED_BAND = 0.1
 _MIN_PIXELS = 50
@@ -96,31 +93,9 @@ def umbra_shadow(darker: LessLight, blob: NDArray[np.bool_], umbra: NDArray[np.f
     return np.asarray(core | (edge & blob & (darker.now_lum < darker.then_lum)))
 
 
-@dataclass(frozen=True)
-class GroundTexture:
-    """The ground's fine texture (brightness less its 5 × 5 mean) in the shadows' cores: in the empty
-    yard, and now."""
-
-    then: NDArray[np.float32]
-    now: NDArray[np.float32]
-    then_lum: float
-
-    @property
-    def grainy(self) -> bool:
-        """Whether the ground has a grain for a shadow to keep. Plain print has none to tell by."""
-        return float(self.then.std()) >= GRAIN * self.then_lum
-
-    @property
-    def kept(self) -> bool:
-        """Whether the grain shows through now as it did in the empty yard."""
-        energy = float(np.sqrt(np.dot(self.now, self.now) * np.dot(self.then, self.then)))
-        return energy > 0 and float(np.dot(self.now, self.then)) / energy >= KEEPS_TEXTURE
-
-
-def ground_texture(colours: FloatImage, empty: EmptyYard,
-                   shadows: Sequence[tuple[Box, NDArray[np.bool_]]]) -> GroundTexture | None:
-    """The fine texture under the shadows, or None where their cores are too small to judge."""
-    now_parts, then_parts, then_lums = [], [], []
+def keeps_texture(colours: FloatImage, empty: EmptyYard, shadows: Sequence[tuple[Box, NDArray[np.bool_]]]) -> bool:
+    """Whether the ground's fine texture shows through the shadows as it did in the empty yard."""
+    now_parts, then_parts = [], []
     for (x, y, w, h), shadow in shadows:
         # Away from the shadow's edges and the box's, where the fine texture is the blur's.
         core = cv2.erode(shadow.astype(np.uint8), np.ones(_FINE, np.uint8), borderType=cv2.BORDER_CONSTANT,
@@ -131,7 +106,8 @@ def ground_texture(colours: FloatImage, empty: EmptyYard,
         then = np.ascontiguousarray(empty.lum[y:y + h, x:x + w])
         now_parts.append((now - cv2.blur(now, _FINE))[core])
         then_parts.append((then - cv2.blur(then, _FINE))[core])
-        then_lums.append(then[core])
     if sum(len(p) for p in now_parts) < _MIN_CORE:
-        return None
-    return GroundTexture(np.concatenate(then_parts), np.concatenate(now_parts), float(np.concatenate(then_lums).mean()))
+        return False
+    now_fine, then_fine = np.concatenate(now_parts), np.concatenate(then_parts)
+    energy = float(np.sqrt(np.dot(now_fine, now_fine) * np.dot(then_fine, then_fine)))
+    return energy > 0 and float(np.dot(now_fine, then_fine)) / energy >= KEEPS_TEXTURE

@@ -7,7 +7,6 @@ import numpy as np
 
 from hardware.stockyard import YardReader, build_profile
 from hardware.stockyard.castshadow import trim_cast_shadows
-from hardware.stockyard.geometry import CameraGeometry
 from hardware.stockyard.segment import EmptyYard
 from tests.vision.scenes_blind import blind_scene_pair
 from tests.vision.test_evidence import _photographed, _yard
@@ -19,13 +18,12 @@ _SIDE, _LONG = 14, 14  # a cube's side, and how far its shadow reaches along eac
 
 def _yard_with_tails(corners: list[tuple[int, int]], ways: list[tuple[int, int]],
                      room: tuple[float, float, float] = (1.0, 1.0, 1.0), grain: bool = True,
-                     cube: tuple[float, float, float] = _IRON, plain: bool = False) -> tuple[np.ndarray, ...]:
+                     cube: tuple[float, float, float] = _IRON) -> tuple[np.ndarray, ...]:
     """Iron cubes (or `cube`'s colour) on sand, each with a shadow `_LONG` pixels long the given way
     (dx, dy); and the mask a foreground would give (cube and shadow as one blob). `room`: the colour of
     the room's light against the lamp's, which is all that lights the shadows. Without `grain`, the
-    shadows are flat stone-coloured slabs instead, which hide the sand's grain. `plain`: sand-coloured
-    print with no grain at all."""
-    reflectance = np.full((80, 80, 3), _SAND, np.float32) if plain else _yard(_SAND, seed=7)
+    shadows are flat stone-coloured slabs instead, which hide the sand's grain."""
+    reflectance = _yard(_SAND, seed=7)
     reflectance = np.pad(reflectance, ((0, 40), (0, 80), (0, 0)), mode="reflect")  # 120 × 160
     lit = np.ones(reflectance.shape[:2], np.float32)
     empty, zero = _photographed(reflectance, lit)
@@ -51,17 +49,12 @@ def _yard_with_tails(corners: list[tuple[int, int]], ways: list[tuple[int, int]]
 
 def _trimmed(corners: list[tuple[int, int]], ways: list[tuple[int, int]],
              room: tuple[float, float, float] = (1.0, 1.0, 1.0), grain: bool = True,
-             cube: tuple[float, float, float] = _IRON, plain: bool = False,
-             camera: CameraGeometry | None = None) -> tuple[np.ndarray, ...]:
-    frame, empty, zero, mask, tails = _yard_with_tails(corners, ways, room, grain, cube, plain)
-    return trim_cast_shadows(mask, frame, EmptyYard(empty), zero, camera), mask, tails
+             cube: tuple[float, float, float] = _IRON) -> tuple[np.ndarray, ...]:
+    frame, empty, zero, mask, tails = _yard_with_tails(corners, ways, room, grain, cube)
+    return trim_cast_shadows(mask, frame, EmptyYard(empty), zero), mask, tails
 
 
 _CORNERS = [(10, 60), (60, 60), (110, 60)]
-# Cameras over the 160 × 120 yard (canvas pixels): straight above its middle, and far off to its lower
-# left, where the view pushes the cubes' tops up and to the right: the way the tails point.
-_OVERHEAD = CameraGeometry(80.0, 60.0, 1000.0)
-_SLANTED = CameraGeometry(-230.0, 360.0, 1000.0)
 
 
 def test_tails_all_pointing_one_way_are_cut_off() -> None:
@@ -100,26 +93,9 @@ def test_shadows_in_the_room_lights_colour_are_cut_off_too() -> None:
 
 def test_slabs_the_shadows_colour_that_hide_the_grain_are_no_shadows() -> None:
     """The same darker colour beside each cube, all one way, but flat: what hides the ground's grain
-    lies on it (stones, say). So even seen from above, where no cube's side could be them."""
-    out, mask, _ = _trimmed(_CORNERS, [(1, -1)] * 3, _COOL_ROOM, grain=False, cube=_EVENT, camera=_OVERHEAD)
+    lies on it (stones, say)."""
+    out, mask, _ = _trimmed(_CORNERS, [(1, -1)] * 3, _COOL_ROOM, grain=False, cube=_EVENT)
     assert np.array_equal(out, mask)
-
-
-def test_tinted_shadows_on_plain_print_seen_from_above_are_cut_off() -> None:
-    """Plain print has no grain for a shadow to keep. Seen from above, no cube's own face reaches past
-    it a cube's length: darker tails all one way are the shadows."""
-    out, mask, tails = _trimmed(_CORNERS, [(1, -1)] * 3, _COOL_ROOM, cube=_EVENT, plain=True, camera=_OVERHEAD)
-    cubes = (mask > 0) & ~tails
-    assert (out[cubes] > 0).mean() > 0.95
-    assert (out[tails] > 0).mean() < 0.3
-
-
-def test_darker_parts_along_a_slanted_views_axis_on_plain_print_stay() -> None:
-    """The same blobs, seen from where the cubes' own sides would show just there: no grain to tell by,
-    so the blobs are left whole (as they are without a camera to ask)."""
-    for camera in (_SLANTED, None):
-        out, mask, _ = _trimmed(_CORNERS, [(1, -1)] * 3, _COOL_ROOM, cube=_EVENT, plain=True, camera=camera)
-        assert np.array_equal(out, mask)
 
 
 def test_a_lamp_low_over_plain_ground_counts_no_shadow_as_a_stone() -> None:
@@ -134,13 +110,5 @@ def test_a_warm_lamp_in_a_cool_room_counts_no_shadow_as_a_stone() -> None:
     """Blind scene 114: nine cubes on pale green ground, their shadows bluish grey. Read as cube and
     stone each, they gave six stones for one."""
     pair = blind_scene_pair(114)
-    reading = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading
-    assert reading.counts() == pair.play.counts
-
-
-def test_tinted_shadows_on_plain_print_count_no_stones() -> None:
-    """Blind scene 154: five cubes on plain pale print, seen nearly from above, their shadows tinted by
-    the room's light. With no grain to keep, they were taken for stones: eight stones for four."""
-    pair = blind_scene_pair(154)
     reading = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading
     assert reading.counts() == pair.play.counts
