@@ -9,7 +9,7 @@ APT_STAMP := $(VENV)/.apt-checked
 APT_PACKAGES := xvfb xauth espeak-ng sox libgl1 libegl1 libgles2 libmtdev1 systemd
 DEMO_OUT ?= demo-out
 
-.PHONY: setup test lint typecheck pytest demo run bench clean install-pi
+.PHONY: setup test lint typecheck pytest demo run bench clean install-pi cubenet
 
 setup: $(STAMP)
 
@@ -48,6 +48,15 @@ demo: setup
 
 run: setup
 	$(BIN)/tableassist run --simulate
+
+# Retrain the stock-yard reader's cube net from generated scenes (about half an hour on two cores).
+# PyTorch is needed only here, so it is installed only here.
+CUBENET_DATA ?= /tmp/cubenet-data
+cubenet: setup
+	$(PY) -m pip install -q torch==2.13.0 onnx
+	$(PY) -m tests.vision.cubenet_training.data $(CUBENET_DATA) --part 1/2 & \
+	  $(PY) -m tests.vision.cubenet_training.data $(CUBENET_DATA) --part 2/2; wait
+	$(PY) -m tests.vision.cubenet_training.train $(CUBENET_DATA) --out hardware/stockyard/cubenet.onnx
 
 bench: setup
 	@for f in tests/bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done

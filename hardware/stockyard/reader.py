@@ -12,16 +12,16 @@ import numpy as np
 import numpy.ma  # noqa: F401  # numpy imports it on first use of np.unique and others: 15 ms of a first frame
 from numpy.typing import NDArray
 
-from hardware.stockyard.castshadow import trim_cast_shadows
 from hardware.stockyard.classify import KINDS
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.count import CubeCount, count_cubes
+from hardware.stockyard.cubenet import CubeNet
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import marker_reach, yard_aspect
 from hardware.stockyard.medians import median
 from hardware.stockyard.memory import keep_freed_memory
 from hardware.stockyard.profile import YardProfile, saturated, smooth
-from hardware.stockyard.segment import EmptyYard, as_empty_where_clipped, evidence, foreground, luminance, match_gain
+from hardware.stockyard.segment import EmptyYard, as_empty_where_clipped, luminance, match_gain
 from tableassist.engine.components import load as load_components
 from tableassist.ports import YardReading
 
@@ -39,6 +39,15 @@ class FrameSource(Protocol):
 
     def read(self) -> NDArray[np.uint8] | None: ...
     def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A frame's colours and the empty yard's, alike in all but what lies on the yard now."""
+
+    colours: FloatImage
+    empty: EmptyYard
+    allowed: NDArray[np.uint8]  # seen in both pictures, and not a marker
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,7 @@ class YardReader:
         self._empty = EmptyYard(profile.colours)
         self._blurred: dict[float, EmptyYard] = {}
         self._softer_lum: dict[float, NDArray[np.float32]] = {}
+        self._cube_net = CubeNet()
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
         view = self.profile.view
@@ -73,16 +83,11 @@ class YardReader:
         if abs(yard_aspect(frame.sighting) / (view.width / view.height) - 1) > 0.12:
             return FrameReading(YardReading(confidence=0.0, unsure="the markers have moved since calibration: "
                                             "calibrate the empty stock yard again"), frame=frame)
-        allowed = np.asarray(cv2.bitwise_and(cv2.bitwise_and(frame.valid, self.profile.valid),
-                                             cv2.bitwise_not(frame.markers)), np.uint8)
-        now_clipped, then_clipped = saturated(frame.canvas), self.profile.saturated
-        unsaturated = ~now_clipped if then_clipped is None else ~(now_clipped | then_clipped)
-        colours = match_gain(smooth(frame.colours), self.profile.colours, allowed, unsaturated=unsaturated)
-        colours, empty = self._match_sharpness(colours, allowed)
-        colours = as_empty_where_clipped(colours, empty.colours, now_clipped, then_clipped)
-        zero = frame.reference.encoding_zero()
-        score = evidence(colours, empty, allowed, zero)
-        mask = trim_cast_shadows(foreground(score, allowed), colours, empty, zero)
+        compared = self.compare(frame)
+        colours = compared.colours
+        # The whole canvas, not just the yard: an arm reaching in is told by where it enters the picture.
+        logits = self._cube_net.logits(colours, compared.empty.colours)
+        mask = np.where((logits > 0) & (compared.allowed > 0), 255, 0).astype(np.uint8)
         # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
         seen = frame.valid.copy()
         seen[:4, :], seen[-4:, :], seen[:, :4], seen[:, -4:] = 0, 0, 0, 0  # the canvas's own border counts
@@ -99,6 +104,16 @@ class YardReader:
                             marker_reach(frame.sighting, frame.to_canvas))
         reading = _with_counts(count.counts(), round(count.confidence, 3), count.unsure)
         return FrameReading(reading, count, frame, mask)
+
+    def compare(self, frame: PreparedFrame) -> Comparison:
+        """This frame and the empty yard, made alike in gain and sharpness, where both are seen."""
+        allowed = np.asarray(cv2.bitwise_and(cv2.bitwise_and(frame.valid, self.profile.valid),
+                                             cv2.bitwise_not(frame.markers)), np.uint8)
+        now_clipped, then_clipped = saturated(frame.canvas), self.profile.saturated
+        unsaturated = ~now_clipped if then_clipped is None else ~(now_clipped | then_clipped)
+        colours = match_gain(smooth(frame.colours), self.profile.colours, allowed, unsaturated=unsaturated)
+        colours, empty = self._match_sharpness(colours, allowed)
+        return Comparison(as_empty_where_clipped(colours, empty.colours, now_clipped, then_clipped), empty, allowed)
 
     def _match_sharpness(self, colours: FloatImage, allowed: NDArray[np.uint8]) -> tuple[FloatImage, EmptyYard]:
         """Blur whichever of the frame and the empty yard is sharper until the two agree best.

@@ -1,0 +1,47 @@
+"""Write labelled scenes for training the cube net, one compressed .npz per scene.
+
+    python -m tests.vision.cubenet_training.data DATA_DIR [--main 300 --alt 200 --indep 400 --blind 300]
+
+Scenes already written are kept, so an interrupted run goes on where it stopped. Run two at once (with
+different --part) to use both cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path)
+    for name, default in (("main", 300), ("alt", 200), ("indep", 400), ("blind", 300)):
+        parser.add_argument(f"--{name}", type=int, default=default, help=f"scenes from the {name} generator")
+    parser.add_argument("--part", type=str, default="1/1", help="K/N: every Nth scene from the Kth")
+    args = parser.parse_args()
+    part, parts = (int(v) for v in args.part.split("/"))
+    cv2.setNumThreads(1)
+    args.out.mkdir(parents=True, exist_ok=True)
+    jobs = [(name, first + i) for name, (_, first) in GENERATORS.items() for i in range(getattr(args, name))]
+    for name, seed in jobs[part - 1::parts]:
+        path = args.out / f"{name}-{seed}.npz"
+        if path.exists():
+            continue
+        scene = labelled_scene(name, seed)
+        if scene is None:
+            print(f"{name} {seed}: not readable, left out", flush=True)
+            continue
+        partial = path.with_suffix(".partial")  # renamed when whole: a stopped run leaves no half-written scene
+        with partial.open("wb") as out:
+            np.savez_compressed(out, now=scene.now, empty=scene.empty, allowed=scene.allowed, cubes=scene.cubes)
+        partial.rename(path)
+        print(f"{name} {seed}: {int(scene.cubes.sum())} cube pixels", flush=True)
+
+
+if __name__ == "__main__":
+    main()

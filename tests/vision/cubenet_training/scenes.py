@@ -1,0 +1,110 @@
+"""Labelled scenes for training the cube net: what the reader sees, and which of those pixels are cubes.
+
+Each of the four scene generators draws its cubes in one function. Wrapping that function and noting
+which pixels it changed gives the truth without changing the generators (they are the test suite's
+fixtures, two of them written blind to the reader). The reader then prepares the scene as it would to read
+it, and the two pictures it compares (the frame's colours and the empty yard's, matched in gain and
+sharpness) are kept with the truth warped into the same canvas.
+
+Training seeds start at 100 000: no test, bench or evaluation set uses them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+import hardware.yard_render as yard_render
+import tests.vision.scenes_blind as blind
+import tests.vision.scenes_indep as indep
+from hardware.stockyard import YardReader, build_profile
+from hardware.stockyard.frame import MarkersMissing, prepare
+from tests.vision.scenes import ScenePair, scene_pair
+from tests.vision.scenes_alt import alt_scene_pair
+
+GENERATORS: dict[str, tuple[Callable[[int], Any], int]] = {
+    "main": (scene_pair, 100_000),
+    "alt": (alt_scene_pair, 110_000),
+    "indep": (indep.indep_scene_pair, 120_000),
+    "blind": (blind.blind_scene_pair, 130_000),
+}
+
+
+@dataclass(frozen=True)
+class LabelledScene:
+    now: NDArray[np.float16]  # the play picture's colours on the canvas, as the reader compares them
+    empty: NDArray[np.float16]  # the empty yard's, matched to it
+    allowed: NDArray[np.uint8]  # where the reader looks: the yard seen in both pictures, markers left out
+    cubes: NDArray[np.uint8]  # 1 where a cube is seen
+
+
+def _changed(before: NDArray[Any], after: NDArray[Any]) -> NDArray[np.bool_]:
+    return np.asarray(np.abs(after.astype(np.float32) - before.astype(np.float32)).max(axis=2) > 1e-6)
+
+
+@contextlib.contextmanager
+def _cube_pixels(found: dict[str, NDArray[np.bool_]]) -> Iterator[None]:
+    """While open, each generator's play shot leaves its cube pixels (frame coordinates) in found["cubes"]."""
+    main_draw, indep_draw, blind_shoot = yard_render._draw_cubes, indep._draw_cube, blind._shoot
+
+    def main_cubes(frame: Any, scene: Any, centre: Any) -> None:
+        before = frame.copy()
+        main_draw(frame, scene, centre)
+        found["cubes"] = _changed(before, frame)
+
+    def indep_cube(img: Any, view: Any, cube: Any, light: Any) -> None:
+        before = img.copy()
+        indep_draw(img, view, cube, light)
+        found["cubes"] = found.get("cubes", np.zeros(img.shape[:2], bool)) | _changed(before, img)
+
+    def blind_shot(rng: Any, board: Any, cam: Any, light: Any, cubes: Any, optics: Any, hand: Any) -> Any:
+        # The blind generator draws on a supersampled, undistorted canvas: its cube pixels take the
+        # same lens distortion and downsampling as the picture (this mirrors blind._shoot).
+        lit = cv2.multiply(board.albedo, blind._illumination(board, light, cubes))
+        warp = blind._TO_CANVAS @ cam.plane_homography() @ board.tex_to_world
+        canvas = cv2.warpPerspective(lit, warp, (blind._CANVAS_W, blind._CANVAS_H), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE)
+        before = canvas.copy()
+        blind._draw_cubes(rng, canvas, cubes, cam, light)
+        drawn = _changed(before, canvas).astype(np.float32)
+        if hand is not None:
+            blind._draw_hand(hand[0], canvas, cam, hand[1], light)
+        map_x, map_y = cam.distortion_maps()
+        frame = cv2.remap(canvas, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        frame = cv2.resize(frame, (blind.WIDTH, blind.HEIGHT), interpolation=cv2.INTER_AREA)
+        if cubes:  # the calibration shot has none
+            distorted = cv2.remap(drawn, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+            found["cubes"] = np.asarray(cv2.resize(distorted, (blind.WIDTH, blind.HEIGHT),
+                                                   interpolation=cv2.INTER_AREA) > 0.5)
+        return blind._develop(rng, frame, cam, light, optics)
+
+    yard_render._draw_cubes, indep._draw_cube, blind._shoot = main_cubes, indep_cube, blind_shot  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        yard_render._draw_cubes, indep._draw_cube, blind._shoot = main_draw, indep_draw, blind_shoot
+
+
+def labelled_scene(generator: str, seed: int) -> LabelledScene | None:
+    """One scene of `generator`, or None where the reader cannot read it (a marker out of view)."""
+    make, _ = GENERATORS[generator]
+    found: dict[str, NDArray[np.bool_]] = {}
+    with _cube_pixels(found):
+        pair: ScenePair = make(seed)
+    reader = YardReader(build_profile(pair.calibration))
+    try:
+        frame = prepare(pair.play.image, reader.profile.view)
+    except MarkersMissing:
+        return None
+    compared = reader.compare(frame)
+    height, width = compared.allowed.shape
+    in_frame = found.get("cubes", np.zeros(pair.play.image.shape[:2], bool)).astype(np.uint8)
+    cubes = cv2.warpPerspective(in_frame, frame.to_canvas, (width, height), flags=cv2.INTER_NEAREST)
+    return LabelledScene(compared.colours.astype(np.float16), compared.empty.colours.astype(np.float16),
+                         (compared.allowed > 0).astype(np.uint8), (cubes > 0).astype(np.uint8))

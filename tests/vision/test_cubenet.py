@@ -1,0 +1,47 @@
+"""The cube net: it marks the cubes of scenes it was not trained on, and nothing of an empty yard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.stockyard.cubenet import CubeNet
+from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene
+
+# Below every generator's training seeds (they start at GENERATORS[...][1]).
+UNSEEN = {"main": 7, "alt": 8, "indep": 9, "blind": 11}
+
+
+@pytest.fixture(scope="module")
+def net() -> CubeNet:
+    return CubeNet()
+
+
+@pytest.mark.parametrize("generator", sorted(UNSEEN))
+def test_the_net_marks_the_cubes_of_an_unseen_scene(net: CubeNet, generator: str) -> None:
+    assert UNSEEN[generator] < GENERATORS[generator][1]
+    scene = labelled_scene(generator, UNSEEN[generator])
+    assert scene is not None and scene.cubes.any()
+    now, empty = scene.now.astype(np.float32), scene.empty.astype(np.float32)
+    marked = (net.logits(now, empty) > 0) & (scene.allowed > 0)
+    truth = (scene.cubes > 0) & (scene.allowed > 0)
+    groups, labels = cv2.connectedComponents(truth.astype(np.uint8))
+    covered = [np.mean(marked[labels == g]) for g in range(1, groups)]
+    assert min(covered) > 0.5, covered  # every group of touching cubes is found, most of each
+    near = cv2.dilate(truth.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    assert np.count_nonzero(marked & ~near) < 0.2 * np.count_nonzero(truth)  # and little else
+
+
+def test_an_empty_yard_is_no_cubes(net: CubeNet) -> None:
+    scene = labelled_scene("indep", UNSEEN["indep"])
+    assert scene is not None
+    empty = scene.empty.astype(np.float32)
+    assert np.mean(net.logits(empty, empty) > 0) < 0.002
+
+
+def test_a_missing_model_says_so(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match="cube net"):
+        CubeNet(tmp_path / "nowhere.onnx")
