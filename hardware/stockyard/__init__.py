@@ -1,4 +1,5 @@
-"""The stock-yard reader: markers → top-down yard → colour-corrected → cubes counted by colour.
+"""The stock-yard reader: markers → top-down yard → light matched → cube pixels (the cube net) → cubes
+counted by colour.
 
 `YardReader.read(frame)` reads one frame; `Stabiliser` turns a stream of readings into a steady one;
 `CameraYardReader` is the `tableassist.ports.StockYardCamera` the table session uses.

@@ -36,16 +36,6 @@ class ColourReference:
         """How far paper white stands above printed black (0-255); small means too dark to read."""
         return float(np.min(self.white.mean(axis=1)) - self.black.mean())
 
-    def encoding_zero(self) -> NDArray[np.float32]:
-        """Where an sRGB camera's encoding would put no light, per channel, in normalised colour.
-
-        The encoded value plus 0.055 of full scale is a power of the light, so no light lies that far
-        below the encoding's 0: a little below printed black (0). Shadows scale colours measured from
-        there alike in all three channels (see `segment.shadow`).
-        """
-        span = np.maximum(self.white.mean(axis=0) - self.black, 1.0)
-        return np.asarray(-(self.black + 0.055 * 255) / span, np.float32)
-
 
 def _ring(inset: float, count: int) -> NDArray[np.float32]:
     """Points on a square ring in marker coordinates (0..1), `inset` from the marker's edge."""

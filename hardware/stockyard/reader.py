@@ -18,10 +18,10 @@ from hardware.stockyard.count import CubeCount, count_cubes
 from hardware.stockyard.cubenet import CubeNet
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import marker_reach, yard_aspect
+from hardware.stockyard.matching import EmptyYard, as_empty_where_clipped, luminance, match_gain
 from hardware.stockyard.medians import median
 from hardware.stockyard.memory import keep_freed_memory
 from hardware.stockyard.profile import YardProfile, saturated, smooth
-from hardware.stockyard.segment import EmptyYard, as_empty_where_clipped, luminance, match_gain
 from tableassist.engine.components import load as load_components
 from tableassist.ports import YardReading
 

@@ -13,10 +13,11 @@ import pytest
 from hardware.stockyard import YardReader, build_profile
 from tests.vision.scenes import ScenePair, scene_pair
 from tests.vision.scenes_alt import alt_scene_pair
+from tests.vision.scenes_blind import BlindPair, blind_scene_pair
 from tests.vision.scenes_indep import IndepPair, indep_scene_pair
 
 
-def exact_share(pairs: list[ScenePair] | list[IndepPair]) -> float:
+def exact_share(pairs: list[ScenePair] | list[IndepPair] | list[BlindPair]) -> float:
     right = 0
     for pair in pairs:
         reading = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading
@@ -31,14 +32,14 @@ def test_exact_counts_on_generated_scenes() -> None:
 
 @pytest.mark.slow
 def test_exact_counts_on_a_different_scene_style() -> None:
-    assert exact_share([alt_scene_pair(7000 + i) for i in range(30)]) >= 0.8  # 26 of 30 today (23 before)
+    assert exact_share([alt_scene_pair(7000 + i) for i in range(30)]) >= 0.9  # 29 of 30 today (26 before the cube net)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("cubes_across", "most", "bar"), [(7.0, 8, 0.6), (32.0, 12, 0.5)])
+@pytest.mark.parametrize(("cubes_across", "most", "bar"), [(7.0, 8, 0.6), (32.0, 12, 0.8)])
 def test_cubes_far_larger_or_smaller_than_usual(cubes_across: float, most: int, bar: float) -> None:
     # Someone else's marker sheet may frame the yard tighter or wider than ours. With the cube size held
-    # to our boards' range these were 0 and 5 of 16 right; 11 and 10 of 16 today.
+    # to our boards' range these were 0 and 5 of 16 right; 11 and 15 of 16 today (11 and 10 before the cube net).
     pairs = [scene_pair(7100 + i, cubes_across=cubes_across, most=most) for i in range(16)]
     assert exact_share(pairs) >= bar
 
@@ -56,8 +57,9 @@ def test_hands_make_readings_unsure() -> None:
 @pytest.mark.slow
 def test_exact_counts_on_an_independent_generator() -> None:
     # Written from the issue text without sight of the reader: other artwork, yard grounds the colour of
-    # the cubes, crowds of touching cubes, a soft calibration shot. Far below the goal today (21 of 40).
-    assert exact_share([indep_scene_pair(9000 + i) for i in range(40)]) >= 0.45
+    # the cubes, crowds of touching cubes, a soft calibration shot. Below the goal: 27 of 40 today (21 before
+    # the cube net).
+    assert exact_share([indep_scene_pair(9000 + i) for i in range(40)]) >= 0.6
 
 
 @pytest.mark.slow
@@ -67,3 +69,19 @@ def test_hands_of_the_independent_generator_make_readings_unsure() -> None:
         pair = indep_scene_pair(9500 + i, hand=True)
         unsure += YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.unsure is not None
     assert unsure >= 11
+
+
+@pytest.mark.slow
+def test_exact_counts_on_a_second_independent_generator() -> None:
+    # Also written without sight of the reader: long cast shadows from a low lamp, lens distortion. 32 of 40.
+    assert exact_share([blind_scene_pair(9000 + i) for i in range(40)]) >= 0.7
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [5, 114])
+def test_the_cast_shadows_of_a_low_lamp_are_no_stones(seed: int) -> None:
+    """Second independent scenes 5 and 114: cubes on sand and on pale green ground under a low lamp,
+    their shadows longer than they are. Read as a cube and a stone each, they gave 15 stones for 3
+    and 6 for 1."""
+    pair = blind_scene_pair(seed)
+    assert YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.counts() == pair.play.counts

@@ -1,0 +1,104 @@
+"""The frame made comparable with the empty-yard profile: the light's change divided out, clipping undone.
+
+Both pictures are in normalised colour (0 = marker black, 1 = paper white), so a changed lamp or white
+balance has mostly gone already. What the markers cannot see is matched here: a lamp that lights the
+middle more than the corners, and channels that clipped in one picture and not in the other. The cube
+net (cubenet.py) then compares what is left.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from hardware.stockyard.colour import FloatImage
+from hardware.stockyard.medians import column_medians, median
+
+Mask = NDArray[np.uint8]
+_MEAN = np.full((1, 3), 1 / 3, np.float32)
+
+
+def luminance(colours: FloatImage) -> NDArray[np.float32]:
+    return np.asarray(cv2.transform(colours, _MEAN), np.float32)
+
+
+class EmptyYard:
+    """The empty yard's colours, and its brightness (what matching the sharpness compares), worked out
+    once per profile rather than per frame."""
+
+    def __init__(self, empty: FloatImage) -> None:
+        self.colours = empty
+        self.lum = luminance(empty)
+
+
+def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells: int = 3,
+               unsaturated: NDArray[np.bool_] | None = None) -> FloatImage:
+    """Divide out what the markers could not: per-channel gain against the empty yard, cell by cell.
+
+    The paper white may clip, or a lamp may light the middle more than the corners. Most of the yard
+    is still bare board, so the median ratio to the empty yard in each of a few cells is the light's
+    change there; it is smoothed into a field and divided out. `unsaturated` (H×W×3) is where neither
+    picture clipped a channel: a clipped value is no measure of the light, and under a bright lamp most
+    of a light board clips in red, which would take the red gain down with it.
+    """
+    h, w = allowed.shape
+    step = 3  # every third pixel is plenty for a median
+    ratio = colours[::step, ::step] / np.maximum(empty[::step, ::step], 0.03)
+    ok = allowed[::step, ::step] > 0
+    usable = None if unsaturated is None else ok[:, :, None] & unsaturated[::step, ::step]
+    total = column_medians(ratio[ok]) if ok.any() else np.ones(3, np.float32)
+    if usable is not None:
+        total = _unclipped(total, ratio, usable, int(np.count_nonzero(ok)), total)
+    grid = np.empty((view_cells, view_cells, 3), np.float32)
+    ys = np.linspace(0, ratio.shape[0], view_cells + 1).astype(int)
+    xs = np.linspace(0, ratio.shape[1], view_cells + 1).astype(int)
+    for i in range(view_cells):
+        for j in range(view_cells):
+            cell = (slice(ys[i], ys[i + 1]), slice(xs[j], xs[j + 1]))
+            seen = int(np.count_nonzero(ok[cell]))
+            if seen > _ENOUGH:
+                grid[i, j] = column_medians(ratio[cell][ok[cell]])
+                if usable is not None:
+                    grid[i, j] = _unclipped(grid[i, j], ratio[cell], usable[cell], seen, total)
+            else:
+                grid[i, j] = total
+    # Cells half covered by cubes are not to be trusted beyond the overall change: clamp towards it.
+    grid = np.clip(grid, total * 0.8, total * 1.25)
+    field = cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(np.divide(colours, np.maximum(field, 0.05, out=field)), np.float32)
+
+
+_ENOUGH = 50  # sampled pixels for a median gain
+FEW_CLIPPED = 0.05  # share of a channel's samples that may clip before the clipped ones are left out
+
+
+def _unclipped(gains: NDArray[np.float32], ratio: NDArray[np.floating], usable: NDArray[np.bool_], seen: int,
+               fallback: NDArray[np.float32]) -> NDArray[np.float32]:
+    """`gains` (medians over all `seen` samples) with each channel that clipped in more than a few of
+    them measured on its `usable` samples alone, or taken from `fallback` where too few are left.
+    A white cube's clipped top moves no median; clipped print over much of the yard does."""
+    out = gains.copy()
+    for c in range(3):
+        kept = np.count_nonzero(usable[:, :, c])
+        if kept < (1 - FEW_CLIPPED) * seen:
+            out[c] = median(ratio[:, :, c][usable[:, :, c]]) if kept > _ENOUGH else fallback[c]
+    return out
+
+
+def as_empty_where_clipped(colours: FloatImage, empty: FloatImage, now_clipped: NDArray[np.bool_],
+                           then_clipped: NDArray[np.bool_] | None) -> FloatImage:
+    """The empty yard's colour wherever a clipped channel is no evidence of change.
+
+    A clipped channel only says "at least this bright". Where the frame clipped and the empty yard was
+    as bright or brighter, the bare board explains it; where the empty-yard picture clipped and the
+    frame is as bright or brighter, likewise. A brighter lamp saturates the light parts of the print:
+    compared as they are, they read as flat (their grain gone) and off-colour, and so as cubes. A white
+    cube on darker print is brighter than the empty yard there and still differs.
+    """
+    same = now_clipped & (empty >= colours)
+    if then_clipped is not None:
+        same |= then_clipped & (colours >= empty)
+    if not same.any():
+        return colours
+    return np.asarray(np.where(same, empty, colours), np.float32)

@@ -1,0 +1,76 @@
+"""The frame made comparable with the empty yard: clipped channels undone, the light's change divided out."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from hardware.stockyard import matching
+
+
+def textured(level: float, grain: float, seed: int, shape: tuple[int, int] = (80, 80)) -> np.ndarray:
+    """A grey surface of the given brightness with a speckled texture of the given strength."""
+    rng = np.random.default_rng(seed)
+    speckle = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), 0.8)
+    lum = np.clip(level * (1 + grain * speckle / speckle.std()), 0, 1)
+    return np.repeat(lum[:, :, None], 3, axis=2).astype(np.float32)
+
+
+def _saturating(empty: np.ndarray, lamp: float, clip: float) -> tuple[np.ndarray, np.ndarray]:
+    """The bare yard under a lamp `lamp` times brighter whose camera clips at `clip` (normalised, as
+    seen before the brighter light is divided out again), and where it clipped."""
+    seen = np.minimum(empty * lamp, clip)
+    return (seen / lamp).astype(np.float32), seen >= clip
+
+
+def test_print_a_brighter_lamp_saturates_is_the_empty_yard_again() -> None:
+    empty = textured(0.8, 0.2, seed=4)
+    frame, clipped = _saturating(empty, lamp=1.4, clip=1.05)
+    assert clipped.mean() > 0.3 and np.abs(frame - empty)[clipped].min() > 0  # the premise: flattened print
+    matched = matching.as_empty_where_clipped(frame, empty, clipped, None)
+    assert np.array_equal(matched[clipped], empty[clipped])
+    assert np.array_equal(matched[~clipped], frame[~clipped])
+
+
+def test_a_white_cube_on_darker_print_stays_though_it_saturates() -> None:
+    empty = textured(0.45, 0.1, seed=5)
+    frame = empty.copy()
+    frame[25:55, 25:55] = 1.0
+    frame, clipped = _saturating(frame, lamp=1.4, clip=1.05)
+    assert clipped[30:50, 30:50].all()  # the premise: the cube's face is clipped
+    matched = matching.as_empty_where_clipped(frame, empty, clipped, None)
+    assert np.array_equal(matched[25:55, 25:55], frame[25:55, 25:55])  # brighter than the print: still a change
+
+
+def test_print_that_saturated_in_the_empty_yard_picture_is_the_empty_yard() -> None:
+    bare = textured(0.8, 0.2, seed=6)
+    empty, clipped = _saturating(bare, lamp=1.4, clip=1.05)  # the calibration was the brighter picture
+    frame = bare.copy()
+    assert clipped.mean() > 0.3 and not np.array_equal(frame[clipped], empty[clipped])  # the premise
+    matched = matching.as_empty_where_clipped(frame, empty, np.zeros_like(clipped), clipped)
+    assert np.array_equal(matched[clipped], empty[clipped])
+
+
+def test_the_light_is_matched_on_channels_that_did_not_clip() -> None:
+    rng = np.random.default_rng(7)
+    empty = rng.uniform(0.65, 0.95, (90, 90, 3)).astype(np.float32)  # light print: most of it clips
+    frame, clipped = _saturating(empty, lamp=1.3, clip=1.0)
+    frame = (frame * 1.3).astype(np.float32)  # as the frame's own markers saw it
+    allowed = np.full((90, 90), 255, np.uint8)
+    naive = matching.match_gain(frame, empty, allowed)
+    # The premise: with clipped values in the medians, even the unclipped print comes out too bright.
+    assert float(np.median(naive[~clipped] / empty[~clipped])) > 1.03
+    matched = matching.match_gain(frame, empty, allowed, unsaturated=~clipped)
+    assert np.allclose(matched[~clipped], empty[~clipped], rtol=0.02)
+
+
+def test_a_lamp_brighter_in_the_middle_is_divided_out() -> None:
+    empty = textured(0.5, 0.1, seed=8, shape=(90, 90))
+    ys, xs = np.mgrid[0:90, 0:90]
+    lamp = (1.5 - 0.6 * np.hypot(ys - 45, xs - 45) / 64).astype(np.float32)
+    frame = empty * lamp[:, :, None]
+    allowed = np.full((90, 90), 255, np.uint8)
+    assert np.median(np.abs(frame / empty - 1)) > 0.1  # the premise
+    one_gain = np.median(np.abs(matching.match_gain(frame, empty, allowed, view_cells=1) / empty - 1))
+    by_cells = np.median(np.abs(matching.match_gain(frame, empty, allowed) / empty - 1))
+    assert by_cells < 0.06 and by_cells < 0.75 * one_gain
