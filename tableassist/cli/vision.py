@@ -56,7 +56,11 @@ def _count(args: argparse.Namespace) -> int:
     from hardware.stockyard import YardReader, load_profile
     from hardware.stockyard.debug import debug_view
 
-    reader = YardReader(load_profile(args.calibration))
+    profile = load_profile(args.calibration)
+    try:
+        reader = YardReader(profile)
+    except RuntimeError as err:  # the cube net's model is missing: a broken install
+        raise UserError(str(err)) from err
     if args.debug is not None:
         try:
             args.debug.mkdir(parents=True, exist_ok=True)

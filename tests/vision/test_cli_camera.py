@@ -188,3 +188,16 @@ def test_a_calibration_keeps_where_its_picture_saturated(tmp_path: Path) -> None
     # Without its picture the calibration still loads, with nothing known to have clipped.
     (tmp_path / PREVIEW_FILE).unlink()
     assert load_profile(tmp_path).saturated is None
+
+
+def test_count_without_the_cube_nets_model_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from hardware.stockyard import cubenet, reader
+    from tableassist.cli import main
+
+    cv2.imwrite(str(tmp_path / "empty.png"), shoot(plain_scene()))
+    assert run_cli("calibrate", str(tmp_path / "empty.png"), "--out", str(tmp_path / "cal")).returncode == 0
+    monkeypatch.setattr(reader, "CubeNet", lambda: cubenet.CubeNet(tmp_path / "gone.onnx"))
+    assert main(["vision", "count", str(tmp_path / "empty.png"), "--calibration", str(tmp_path / "cal")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "cube net" in err and "reinstall" in err
