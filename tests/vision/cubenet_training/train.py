@@ -19,7 +19,7 @@ import torch.nn.functional as F
 from numpy.typing import NDArray
 from torch import nn
 
-from hardware.stockyard.cubenet import DARK_FLOOR
+from hardware.stockyard.cubenet import features
 
 CROP = 128  # training windows, canvas pixels: a few cube sides and their neighbours
 
@@ -45,9 +45,9 @@ class CubeNet(nn.Module):
         return self.out(F.relu(self.mix(torch.cat([h, fine], 1))))
 
 
-def features(now: NDArray[np.float32], empty: NDArray[np.float32]) -> NDArray[np.float16]:
+def stacked(now: NDArray[np.float32], empty: NDArray[np.float32]) -> NDArray[np.float16]:
     """As hardware.stockyard.cubenet feeds the net: log now, log empty, and their difference."""
-    a, b = np.log(np.maximum(now, 0) + DARK_FLOOR), np.log(np.maximum(empty, 0) + DARK_FLOOR)
+    a, b = features(now), features(empty)
     return np.concatenate([a, b, a - b], axis=2).astype(np.float16)
 
 
@@ -55,7 +55,7 @@ def load(data: Path) -> tuple[list[NDArray[np.float16]], list[NDArray[np.uint8]]
     xs, ys, ms = [], [], []
     for path in sorted(data.glob("*.npz")):
         with np.load(path) as z:
-            xs.append(features(z["now"].astype(np.float32), z["empty"].astype(np.float32)))
+            xs.append(stacked(z["now"].astype(np.float32), z["empty"].astype(np.float32)))
             ys.append(z["cubes"])
             ms.append(z["allowed"])
     return xs, ys, ms
