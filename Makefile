@@ -54,8 +54,8 @@ run: setup
 CUBENET_DATA ?= /tmp/cubenet-data
 cubenet: setup
 	$(PY) -m pip install -q torch==2.13.0 onnx
-	$(PY) -m tests.vision.cubenet_training.data $(CUBENET_DATA) --part 1/2 & \
-	  $(PY) -m tests.vision.cubenet_training.data $(CUBENET_DATA) --part 2/2; wait
+	$(PY) -m tests.vision.cubenet_training.data $(CUBENET_DATA) --part 1/2 & first=$$!; \
+	  $(PY) -m tests.vision.cubenet_training.data $(CUBENET_DATA) --part 2/2 && wait $$first
 	$(PY) -m tests.vision.cubenet_training.train $(CUBENET_DATA) --out hardware/stockyard/cubenet.onnx
 
 bench: setup
