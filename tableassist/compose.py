@@ -120,6 +120,7 @@ def build_voice(config: Config, *, simulate: bool) -> Voice | None:
 def open_real_camera(config: Config) -> StockYardCamera:
     """The camera and the real stock-yard reader, with the profile `tableassist vision calibrate` wrote."""
     from hardware.stockyard import CameraYardReader, load_profile
+    from hardware.stockyard.cubenet import ModelMissing
     from tableassist.paths import config_dir
 
     try:
@@ -133,7 +134,11 @@ def open_real_camera(config: Config) -> StockYardCamera:
         raise UserError(f"no stock-yard calibration in {profile_dir} ({err}): run "
                         f"'tableassist vision calibrate EMPTY_IMAGE --out {profile_dir}'") from None
     source = capture.open_camera(config.camera)
-    return CameraYardReader(source, profile)
+    try:
+        return CameraYardReader(source, profile)
+    except ModelMissing as err:
+        source.close()  # the camera is not left held by a session that never started
+        raise UserError(str(err)) from None
 
 
 def build_devices(config: Config, *, simulate: bool = False, table: SimulatedTable | None = None,

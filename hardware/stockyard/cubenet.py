@@ -32,12 +32,16 @@ def features(colours: FloatImage) -> NDArray[np.float32]:
     return np.asarray(cv2.log(np.maximum(colours, 0) + DARK_FLOOR), np.float32)
 
 
+class ModelMissing(RuntimeError):
+    """The cube net's model file is not where the package put it: a broken install."""
+
+
 class CubeNet:
     """Cube likelihood per pixel of a canvas, as a logit: above 0, more likely cube than not."""
 
     def __init__(self, model: Path = MODEL) -> None:
         if not model.is_file():  # OpenCV's own message names neither the file's purpose nor a remedy
-            raise RuntimeError(f"the cube net's model is missing ({model}): reinstall tableassist")
+            raise ModelMissing(f"the cube net's model is missing ({model}): reinstall tableassist")
         self._net = cv2.dnn.readNetFromONNX(str(model))
 
     def logits(self, colours: FloatImage, empty: FloatImage) -> NDArray[np.float32]:

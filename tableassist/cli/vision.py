@@ -54,12 +54,13 @@ def _count(args: argparse.Namespace) -> int:
 
     from calibration.vision import read_image
     from hardware.stockyard import YardReader, load_profile
+    from hardware.stockyard.cubenet import ModelMissing
     from hardware.stockyard.debug import debug_view
 
     profile = load_profile(args.calibration)
     try:
         reader = YardReader(profile)
-    except RuntimeError as err:  # the cube net's model is missing: a broken install
+    except ModelMissing as err:
         raise UserError(str(err)) from err
     if args.debug is not None:
         try:

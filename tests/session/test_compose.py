@@ -51,3 +51,30 @@ def test_a_broken_owner_override_is_one_clear_error(tmp_path: Path, own_config_d
     (own_config_dir / "components.json").write_text("{broken")
     with pytest.raises(UserError, match="components.json"):
         build_session(None, simulate=True, db=tmp_path / "db.sqlite3")
+
+
+def test_a_missing_cube_net_model_is_one_clear_error_and_lets_the_camera_go(
+        own_config_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hardware import camera as capture
+    from hardware import yard_render
+    from hardware.stockyard import build_profile, cubenet, reader, save_profile
+    from tableassist.compose import open_real_camera
+    from tableassist.config import load_config
+
+    empty = yard_render.render_stock_yard({}, seed=1)
+    save_profile(build_profile(empty), own_config_dir / "stockyard")
+    opened: list[capture.SimulatedCamera] = []
+
+    def open_camera(spec: object) -> capture.SimulatedCamera:
+        opened.append(capture.SimulatedCamera([empty]))
+        return opened[-1]
+
+    monkeypatch.setattr(capture, "open_camera", open_camera)
+    # With the model in place the same calibration and camera make a working reader...
+    camera = open_real_camera(load_config(None))
+    assert camera.read_yard().counts() == {"iron": 0, "stone": 0, "coal": 0, "event": 0}
+    # ...and without it, one message that says what to do, and the camera is let go.
+    monkeypatch.setattr(reader, "CubeNet", lambda: cubenet.CubeNet(tmp_path / "gone.onnx"))
+    with pytest.raises(UserError, match="cube net.*reinstall"):
+        open_real_camera(load_config(None))
+    assert len(opened) == 2 and opened[1].closed
