@@ -76,24 +76,23 @@ class RenderedYardCamera:
 
     def __init__(self, table: SimulatedTable, seed: int = 0) -> None:
         from hardware import yard_render
-        from hardware.stockyard import build_profile
+        from hardware.stockyard import YardReader, build_profile
 
         self.table = table
         self.seed = seed
         self._render = yard_render.render_stock_yard
-        self._profile = build_profile(self._render({}, seed=seed))
+        # One reader for every frame: it keeps the empty yard's blurs and the net between frames.
+        self._reader = YardReader(build_profile(self._render({}, seed=seed)))
         self._frames = 0
         self.last_frame: Any = None
         self._last: Any = None  # the reader's FrameReading of the last frame
 
     def read_yard(self) -> YardReading:
-        from hardware.stockyard import YardReader
-
         counts = self.table.yard()
         self._frames += 1
         frame = self._render(counts, seed=self.seed)
         self.last_frame = frame
-        self._last = YardReader(self._profile).read(frame)
+        self._last = self._reader.read(frame)
         reading: YardReading = self._last.reading
         return reading
 
