@@ -30,7 +30,6 @@ from hardware.stockyard.medians import median
 Mask = NDArray[np.uint8]
 
 COLOUR_WEIGHT = 0.5  # colour against place when splitting a cluster (place in cube sides)
-COAL_SPECK = 0.6  # a lone coal blob under this share of a footprint is a dark scrap (scraps: 0.35-0.64; cubes: 0.63 up)
 SPECK = 0.35  # a blob under this share of one cube's footprint is not a cube
 CENTRE_SHARE = 0.4  # a clustered cube's colour is read within this many sides of its middle
 # Nobody knows the yard a camera will be pointed at: on our boards cubes are 1/20 to 1/12 of the yard
@@ -333,11 +332,6 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
             worst = 1.0
             continue
         cubes = _split(blob, xs, ys, pixels, n, side)
-        # Black stands out whole against any board: a coal cube shows all of itself. A dark scrap half
-        # a cube's size is speckled print the two photos render differently. (A stone on grey ground
-        # may show only in part, so lighter kinds keep the smaller `SPECK`.)
-        if n == 1 and blob.area < COAL_SPECK * footprint and cubes and cubes[0].kind == "coal":
-            continue
         worst = max(worst, abs(area / footprint - n) if n > 1 else max(0.0, 0.6 - area / footprint))
         result.cubes.extend(cubes)
     # Cubes past the marker centres, where markers lie inside the yard's corners. Changed print outside

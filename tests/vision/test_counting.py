@@ -448,32 +448,3 @@ def test_an_empty_yard_with_a_printed_border_reads_empty() -> None:
     assert pair.play.counts == counts()  # the premise: nothing is on the yard
     reading = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading
     assert reading.counts() == counts()
-
-
-def test_a_dark_scrap_much_smaller_than_a_cube_is_no_coal() -> None:
-    """Speckled print that the two photos render differently leaves dark scraps a third to a half of a
-    cube's size (indep 3003, 3041). A coal cube is black, so it stands out whole against the board; a
-    stone on grey ground may show only in part, so a scrap of a lighter kind still counts."""
-    from hardware.stockyard.count import COAL_SPECK, SPECK, count_cubes
-    from hardware.stockyard.geometry import CameraGeometry
-
-    side = 20
-    colours = np.full((240, 400, 3), 0.7, np.float32)  # light board (BGR, 0..1)
-    mask = np.zeros((240, 400), np.uint8)
-    for x0, y0, colour in ((40, 40, (0.1, 0.4, 0.9)), (140, 40, (0.5, 0.5, 0.5)), (240, 40, (0.1, 0.4, 0.9))):
-        mask[y0:y0 + side, x0:x0 + side] = 255
-        colours[y0:y0 + side, x0:x0 + side] = colour
-    scrap = 13  # 169 pixels: under half a footprint of 324, over a speck
-    assert SPECK * (side - 2) ** 2 < scrap * scrap < COAL_SPECK * (side - 2) ** 2  # the premise
-    edge = np.zeros_like(mask)
-    overhead = CameraGeometry(200.0, 120.0, 1e9)
-    yard = (20.0, 20.0, 380.0, 220.0)
-
-    def count(at: tuple[int, int], colour: float) -> dict[str, int]:
-        m, c = mask.copy(), colours.copy()
-        m[at[1]:at[1] + scrap, at[0]:at[0] + scrap] = 255
-        c[at[1]:at[1] + scrap, at[0]:at[0] + scrap] = colour
-        return count_cubes(m, c, overhead, edge, 360.0 * 200.0, 360.0, yard).counts()
-
-    assert count((150, 150), 0.05) == counts(iron=2, stone=1)
-    assert count((150, 150), 0.45) == counts(iron=2, stone=2)  # part of a stone the ground hides
