@@ -201,3 +201,17 @@ def test_count_without_the_cube_nets_model_is_one_clear_line(tmp_path: Path, mon
     assert main(["vision", "count", str(tmp_path / "empty.png"), "--calibration", str(tmp_path / "cal")]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "cube net" in err and "reinstall" in err
+
+
+def test_the_demo_without_the_cube_nets_model_passes_counts_through_and_says_why(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hardware.stockyard import cubenet, reader
+    from tableassist.cli.demo import Demo
+    from tableassist.compose import CountingCamera, RenderedYardCamera
+
+    demo = Demo(str(tmp_path / "demo.sqlite3"), tmp_path, "en", screenshots=False)
+    assert "stock-yard reader" in demo._attach_camera() and isinstance(demo.camera, RenderedYardCamera)
+    demo = Demo(str(tmp_path / "demo2.sqlite3"), tmp_path, "en", screenshots=False)
+    monkeypatch.setattr(reader, "CubeNet", lambda: cubenet.CubeNet(tmp_path / "gone.onnx"))
+    said = demo._attach_camera()
+    assert "counts passed through" in said and "reinstall" in said and isinstance(demo.camera, CountingCamera)
