@@ -135,9 +135,9 @@ def open_real_camera(config: Config) -> StockYardCamera:
     source = capture.open_camera(config.camera)
     try:
         return CameraYardReader(source, profile)
-    except ModelMissing as err:
+    except ModelMissing:
         source.close()  # the camera is not left held by a session that never started
-        raise UserError(str(err)) from None
+        raise
 
 
 def build_devices(config: Config, *, simulate: bool = False, table: SimulatedTable | None = None,

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hardware.stockyard.colour import FloatImage
+from tableassist.errors import UserError
 
 MODEL = Path(__file__).with_name("cubenet.onnx")
 # Colours are in units of the markers' white; the log keeps the net blind to the room's brightness
@@ -32,8 +33,9 @@ def features(colours: FloatImage) -> NDArray[np.float32]:
     return np.asarray(cv2.log(np.maximum(colours, 0) + DARK_FLOOR), np.float32)
 
 
-class ModelMissing(RuntimeError):
-    """The cube net's model file is not where the package put it: a broken install."""
+class ModelMissing(UserError):
+    """The cube net's model file is not where the package put it: a broken install. A UserError, so
+    every command shows it as one line; the session and the demo catch it to let go of their camera."""
 
 
 class CubeNet:

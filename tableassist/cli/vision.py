@@ -54,14 +54,9 @@ def _count(args: argparse.Namespace) -> int:
 
     from calibration.vision import read_image
     from hardware.stockyard import YardReader, load_profile
-    from hardware.stockyard.cubenet import ModelMissing
     from hardware.stockyard.debug import debug_view
 
-    profile = load_profile(args.calibration)
-    try:
-        reader = YardReader(profile)
-    except ModelMissing as err:
-        raise UserError(str(err)) from err
+    reader = YardReader(load_profile(args.calibration))  # without the cube net's model: one line (ModelMissing)
     if args.debug is not None:
         try:
             args.debug.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.stockyard.cubenet import CubeNet
+from hardware.stockyard.cubenet import CubeNet, ModelMissing
 from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene
 
 # Below every generator's training seeds (they start at GENERATORS[...][1]).
@@ -43,5 +43,5 @@ def test_an_empty_yard_is_no_cubes(net: CubeNet) -> None:
 
 
 def test_a_missing_model_says_so(tmp_path: Path) -> None:
-    with pytest.raises(RuntimeError, match="cube net"):
+    with pytest.raises(ModelMissing, match="cube net.*reinstall"):
         CubeNet(tmp_path / "nowhere.onnx")
