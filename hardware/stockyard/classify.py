@@ -63,6 +63,26 @@ def classify(pixels: NDArray[np.float32]) -> Verdict:
     return Verdict("stone", min((lum - COAL_BELOW) / 0.12, (EVENT_ABOVE - lum) / 0.12, colour_margin, 1.0), lit)
 
 
+# An event's white top is about 1.75 times as bright as a stone's grey one under any lamp; stones among
+# themselves differ by less than 1.25 (lit or in a neighbour's shadow). A lamp brighter on the yard than on
+# the markers moves both past the fixed line, but not their ratio.
+GREY_GAP = 1.4
+EVENT_AT_LEAST = 0.6  # the lower edge of a split's brighter side: shaded stones beside lit ones are no events
+
+
+def grey_split(lits: list[float]) -> float | None:
+    """The brightness between stones and events, where the grey and white cubes of one frame fall in two
+    groups far enough apart; None where they do not (then the fixed lines decide)."""
+    if len(lits) < 2:
+        return None
+    ordered = sorted(lits)
+    gaps = [(b / max(a, 1e-3), a, b) for a, b in zip(ordered, ordered[1:], strict=False)]
+    ratio, below, above = max(gaps)
+    if ratio < GREY_GAP or above < EVENT_AT_LEAST:
+        return None
+    return float(np.sqrt(below * above))
+
+
 def saturations(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
     """`saturation` of each pixel (N×3)."""
     hi = np.maximum(channel_max(pixels), 1e-3)

@@ -12,7 +12,7 @@ which area alone is too loose for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hardware.stockyard.channels import channel_mean
-from hardware.stockyard.classify import KINDS, classify, colour_groups, saturation, skin_fraction
+from hardware.stockyard.classify import KINDS, classify, colour_groups, grey_split, saturation, skin_fraction
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
 from hardware.stockyard.lattice import lattice_fits
@@ -46,6 +46,7 @@ class Cube:
     centre: tuple[float, float]  # canvas pixels
     outline: NDArray[np.int32]  # convex hull, canvas pixels
     certainty: float
+    lit: float = 0.0  # brightness of the lit top it was judged by (0 = printed black, 1 = paper white)
 
 
 @dataclass(frozen=True)
@@ -345,6 +346,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
         ys, xs = np.nonzero(blob.mask)
         n = max(1, int(round(area / footprint)))
         result.cubes.extend(_split(blob, xs, ys, colours[ys + blob.y, xs + blob.x], n, side))
+    result.cubes = settle_greys(result.cubes)
     if total_area > 0.5 * yard_area and result.unsure is None:
         result.unsure = "the stock yard is mostly covered"
     # More of a kind than the game has: cubes counted twice over, from a footprint measured on fragments.
@@ -355,6 +357,15 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     if result.unsure:
         result.confidence = min(result.confidence, 0.3)
     return result
+
+
+def settle_greys(cubes: list[Cube]) -> list[Cube]:
+    """Stones and events told apart by each other where the yard holds both (see `grey_split`)."""
+    greys = [c for c in cubes if c.kind in ("stone", "event")]
+    line = grey_split([c.lit for c in greys])
+    if line is None:
+        return cubes
+    return [replace(c, kind="event" if c.lit > line else "stone") if c.kind in ("stone", "event") else c for c in cubes]
 
 
 def _less_hidden_gaps(blobs: list[Blob], areas: NDArray[np.float64], counted: list[int], footprint: float,
@@ -665,9 +676,12 @@ def _peak(mask: Mask) -> float:
     return float(cv2.distanceTransform(padded, cv2.DIST_L2, 5).max())
 
 
+ARM = "something reaches into the stock yard (a hand or an arm?)"
+
+
 def _looks_like_a_hand(blob: Blob, n: int, pixels: FloatImage, largest_cube: float) -> str | None:
     if blob.touches_edge and (n >= 2 or blob.area > largest_cube):
-        return "something reaches into the stock yard (a hand or an arm?)"
+        return ARM
     if blob.area > 4 * largest_cube and skin_fraction(pixels) > 0.5:
         return "a hand seems to be over the stock yard"
     if n >= 12 or blob.area > 10 * largest_cube:
@@ -722,5 +736,5 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
         pts = np.column_stack([xs[sel] + blob.x, ys[sel] + blob.y]).astype(np.int32)
         hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.int32)
         centre = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
-        cubes.append(Cube(verdict.kind, centre, hull, verdict.margin))
+        cubes.append(Cube(verdict.kind, centre, hull, verdict.margin, sum(verdict.colour) / 3))
     return cubes

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hardware.stockyard.classify import classify, colour_groups
+from hardware.stockyard.classify import classify, colour_groups, grey_split
 from hardware.stockyard.colour import measure_reference, normalise
+from hardware.stockyard.count import Cube, settle_greys
 from hardware.stockyard.frame import prepare, to_gray
 from hardware.stockyard.geometry import view_for_aspect
 from hardware.stockyard.markers import find_markers
@@ -97,3 +98,37 @@ def test_a_shadow_on_brown_print_is_not_a_coal_top() -> None:
     assert not orange.any() and (pixels.mean(axis=1) < GROUP_DARK).all()  # both dark, neither orange
     assert saturations(pixels)[0] > 0.6  # the shadow is far more coloured than the noisy coal top
     assert dark.tolist() == [False, True]
+
+
+def _greys(*tops: float) -> list[Cube]:
+    """Grey and white cubes as the counter hands them over: classified by the fixed lines, with their lit tops."""
+    cubes = []
+    for i, lum in enumerate(tops):
+        kind = classify(_cube_pixels((lum, lum, lum), side_factor=0.55)).kind
+        cubes.append(Cube(kind, (10.0 * i, 0.0), np.zeros((0, 2), np.int32), 1.0, lum))
+    return cubes
+
+
+def test_an_event_in_a_dim_corner_is_told_from_the_stones_beside_it() -> None:
+    # Third independent scene 14: stones lit to 0.34-0.39 and events to 0.68 and 0.8 (the lamp dimmer on the
+    # yard than on the markers); the fixed line at 0.78 made the first event a stone.
+    cubes = _greys(0.34, 0.35, 0.39, 0.39, 0.68, 0.8)
+    assert [c.kind for c in cubes].count("event") == 1
+    assert [c.kind for c in settle_greys(cubes)] == ["stone"] * 4 + ["event"] * 2
+
+
+def test_stones_under_a_hot_lamp_stay_stones_beside_an_event() -> None:
+    cubes = _greys(0.84, 0.86, 1.45)
+    assert [c.kind for c in cubes] == ["event"] * 3
+    assert [c.kind for c in settle_greys(cubes)] == ["stone", "stone", "event"]
+
+
+@pytest.mark.parametrize("tops", [
+    (0.30, 0.45, 0.47),  # a stone in its neighbour's shadow is no darker stone beside events
+    (0.52, 0.58, 0.63),  # stones of one paint, unevenly lit: no gap
+    (0.75, 0.85),  # too close to split: the fixed line decides
+])
+def test_without_two_groups_the_fixed_lines_decide(tops: tuple[float, ...]) -> None:
+    cubes = _greys(*tops)
+    assert grey_split(list(tops)) is None
+    assert [c.kind for c in settle_greys(cubes)] == [c.kind for c in cubes]
