@@ -3,10 +3,10 @@
 Hand-made evidence (colour, brightness and texture against the empty yard, each with its threshold)
 loses cubes that barely differ from the ground around them: a grey stone on gravel, a white event on
 snow. A person still sees them by their outline and their faces. The net looks at the picture now and
-the empty yard's picture side by side over a neighbourhood about two cube sides wide, so it can weigh
-those shapes too, and it learns what a cast shadow is not.
+the empty yard's picture side by side, down to an eighth of the canvas where it sees about four cube
+sides around each pixel, so it can weigh those shapes too, and it learns what a cast shadow is not.
 
-It was trained on generated scenes from all four of the test suite's scene generators, each of which
+It was trained on generated scenes from all five of the test suite's scene generators, each of which
 paints its boards, cubes, shadows and cameras its own way (see tests/vision/cubenet_training/). It runs
 through OpenCV's own dnn module, so the Pi needs nothing beyond OpenCV.
 """
@@ -48,9 +48,8 @@ class CubeNet:
 
     def logits(self, colours: FloatImage, empty: FloatImage) -> NDArray[np.float32]:
         """A logit for each pixel of `colours`, a frame's canvas, against `empty`, the empty yard's."""
-        now, then = features(colours), features(empty)
-        stacked = cv2.merge([now, then, cv2.subtract(now, then)])
-        self._net.setInput(np.ascontiguousarray(stacked.transpose(2, 0, 1))[None])  # one picture, channels first
+        planes = [*cv2.split(features(colours)), *cv2.split(features(empty))]
+        self._net.setInput(np.stack(planes)[None])  # one picture, its six channels first
         half = self._net.forward()[0, 0]  # the net answers at half the canvas's resolution
         height, width = colours.shape[:2]
         return np.asarray(cv2.resize(half, (width, height), interpolation=cv2.INTER_LINEAR), np.float32)

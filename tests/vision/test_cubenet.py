@@ -12,7 +12,7 @@ from hardware.stockyard.cubenet import CubeNet, ModelMissing
 from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene
 
 # Below every generator's training seeds (they start at GENERATORS[...][1]).
-UNSEEN = {"main": 7, "alt": 8, "indep": 9, "blind": 11}
+UNSEEN = {"main": 7, "alt": 8, "indep": 9, "blind": 11, "third": 12}
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,11 @@
 """Labelled scenes for training the cube net: what the reader sees, and which of those pixels are cubes.
 
-Each of the four scene generators draws its cubes in one function. Wrapping that function and noting
+Four of the five scene generators draw their cubes in one function. Wrapping that function and noting
 which pixels it changed gives the truth without changing the generators (they are the test suite's
-fixtures, two of them written blind to the reader). The reader then prepares the scene as it would to read
-it, and the two pictures it compares (the frame's colours and the empty yard's, matched in gain and
-sharpness) are kept with the truth warped into the same canvas.
+fixtures, three of them written blind to the reader); the third blind one hands its cube mask over
+itself. The reader then prepares the scene as it would to read it, and the two pictures it compares (the
+frame's colours and the empty yard's, matched in gain and sharpness) are kept with the truth warped into
+the same canvas.
 
 Training seeds start at 100 000: no test, bench or evaluation set uses them.
 """
@@ -23,6 +24,7 @@ from numpy.typing import NDArray
 import hardware.yard_render as yard_render
 import tests.vision.scenes_blind as blind
 import tests.vision.scenes_indep as indep
+import tests.vision.scenes_third as third
 from hardware.stockyard import YardReader, build_profile
 from hardware.stockyard.frame import MarkersMissing, prepare
 from tests.vision.scenes import ScenePair, scene_pair
@@ -33,6 +35,7 @@ GENERATORS: dict[str, tuple[Callable[[int], Any], int]] = {
     "alt": (alt_scene_pair, 110_000),
     "indep": (indep.indep_scene_pair, 120_000),
     "blind": (blind.blind_scene_pair, 130_000),
+    "third": (third.third_scene_pair, 140_000),
 }
 
 
@@ -104,7 +107,10 @@ def labelled_scene(generator: str, seed: int) -> LabelledScene | None:
         return None
     compared = reader.compare(frame)
     height, width = compared.allowed.shape
-    in_frame = found.get("cubes", np.zeros(pair.play.image.shape[:2], bool)).astype(np.uint8)
+    truth = found.get("cubes", getattr(pair.play, "cube_mask", None))
+    if truth is None:
+        truth = np.zeros(pair.play.image.shape[:2], bool)
+    in_frame = truth.astype(np.uint8)
     cubes = cv2.warpPerspective(in_frame, frame.to_canvas, (width, height), flags=cv2.INTER_NEAREST)
     return LabelledScene(compared.colours.astype(np.float16), compared.empty.colours.astype(np.float16),
                          (compared.allowed > 0).astype(np.uint8), (cubes > 0).astype(np.uint8))
