@@ -37,7 +37,7 @@ def arm_reaches_in(colours: FloatImage, empty: FloatImage, allowed: NDArray[np.u
     changed = (np.max(change, axis=2) > CHANGED) & (half(allowed) > 0)
     # Opening drops printed lines a nudged camera shifted and the specks of noise.
     changed_u8 = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed_u8, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(changed_u8, connectivity=8)
     at_edge = np.unique(labels[(half(edge) > 0) & (changed_u8 > 0)])
     least = ARM_SHARE * yard_area / 4  # four canvas pixels to each at half resolution
     return any(label > 0 and stats[label, cv2.CC_STAT_AREA] >= least for label in at_edge)

@@ -355,7 +355,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     certainty = min([c.certainty for c in result.cubes] + [1.0])
     result.confidence = float(np.clip(min(1 - 2 * worst, 0.5 + 0.5 * certainty), 0.05, 1.0))
     if result.unsure:
-        result.confidence = min(result.confidence, 0.3)
+        result.confidence = min(result.confidence, UNSURE_CONFIDENCE)
     return result
 
 
@@ -677,6 +677,7 @@ def _peak(mask: Mask) -> float:
 
 
 ARM = "something reaches into the stock yard (a hand or an arm?)"
+UNSURE_CONFIDENCE = 0.3  # the most confidence an unsure reading keeps
 
 
 def _looks_like_a_hand(blob: Blob, n: int, pixels: FloatImage, largest_cube: float) -> str | None:

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from hardware.stockyard.arm import arm_reaches_in
 from hardware.stockyard.classify import KINDS
 from hardware.stockyard.colour import FloatImage
-from hardware.stockyard.count import ARM, CubeCount, count_cubes
+from hardware.stockyard.count import ARM, UNSURE_CONFIDENCE, CubeCount, count_cubes
 from hardware.stockyard.cubenet import CubeNet
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import marker_reach, yard_aspect
@@ -111,7 +111,7 @@ class YardReader:
                             marker_reach(frame.sighting, frame.to_canvas))
         if count.unsure is None and arm_reaches_in(colours, compared.empty.colours, compared.allowed, edge,
                                                    self._yard_area):
-            count.unsure, count.confidence = ARM, min(count.confidence, 0.3)
+            count.unsure, count.confidence = ARM, min(count.confidence, UNSURE_CONFIDENCE)
         reading = _with_counts(count.counts(), round(count.confidence, 3), count.unsure)
         return FrameReading(reading, count, frame, mask)
 

@@ -9,6 +9,9 @@ scenes_third.py) are the honest measure of that.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from hardware.stockyard import YardReader, build_profile
@@ -47,13 +50,19 @@ def test_cubes_far_larger_or_smaller_than_usual(cubes_across: float, most: int, 
     assert exact_share(pairs) >= bar
 
 
+# Each style's hands, from its first seed on: the main style's are bare forearms the cube net leaves
+# unmarked (hardware/stockyard/arm.py catches them), the others' carry sleeves and shadows.
+HANDS: dict[str, tuple[Callable[..., Any], int]] = {
+    "main": (scene_pair, 6000), "independent": (indep_scene_pair, 9500), "third independent": (third_scene_pair, 9500),
+}
+
+
 @pytest.mark.slow
-def test_hands_make_readings_unsure() -> None:
-    unsure = 0
-    for i in range(12):
-        pair = scene_pair(6000 + i, hand=True)
-        reading = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading
-        unsure += reading.unsure is not None
+@pytest.mark.parametrize("style", sorted(HANDS))
+def test_hands_make_readings_unsure(style: str) -> None:
+    make, first = HANDS[style]
+    pairs = [make(first + i, hand=True) for i in range(12)]
+    unsure = sum(YardReader(build_profile(p.calibration)).read(p.play.image).reading.unsure is not None for p in pairs)
     assert unsure >= 11
 
 
@@ -63,15 +72,6 @@ def test_exact_counts_on_an_independent_generator() -> None:
     # the cubes, crowds of touching cubes, a soft calibration shot. Below the goal: 28 of 40 today (21 before
     # the cube net, 27 with its first, smaller version).
     assert exact_share([indep_scene_pair(9000 + i) for i in range(40)]) >= 0.6
-
-
-@pytest.mark.slow
-def test_hands_of_the_independent_generator_make_readings_unsure() -> None:
-    unsure = 0
-    for i in range(12):
-        pair = indep_scene_pair(9500 + i, hand=True)
-        unsure += YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.unsure is not None
-    assert unsure >= 11
 
 
 @pytest.mark.slow
@@ -101,12 +101,3 @@ def test_exact_counts_on_a_third_independent_generator() -> None:
     # Far below the goal: 26 of 40 today. The cube net's first version, never trained on its scenes, read
     # 51 % of its first 200 seeds exactly; today's reads 66 %.
     assert exact_share([third_scene_pair(9000 + i) for i in range(40)]) >= 0.6
-
-
-@pytest.mark.slow
-def test_hands_of_the_third_independent_generator_make_readings_unsure() -> None:
-    unsure = 0
-    for i in range(12):
-        pair = third_scene_pair(9500 + i, hand=True)
-        unsure += YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.unsure is not None
-    assert unsure >= 11
