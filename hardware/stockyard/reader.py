@@ -65,6 +65,15 @@ class FrameReading:
 CUBE_LOGIT = 0.7
 
 
+def edge_of_view(valid: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The edge of what the camera sees on the canvas: an arm reaching in touches it, a cube on the yard
+    does not."""
+    seen = valid.copy()
+    seen[:4, :], seen[-4:, :], seen[:, :4], seen[:, -4:] = 0, 0, 0, 0  # the canvas's own border counts
+    inner = cv2.erode(seen, np.ones((9, 9), np.uint8))
+    return np.asarray(cv2.bitwise_and(valid, cv2.bitwise_not(inner)), np.uint8)
+
+
 class YardReader:
     """Counts cubes in single frames against one empty-yard profile."""
 
@@ -95,11 +104,7 @@ class YardReader:
         # The whole canvas, not just the yard: an arm reaching in is told by where it enters the picture.
         logits = self._cube_net.logits(colours, compared.empty.colours)
         mask = np.where((logits > CUBE_LOGIT) & (compared.allowed > 0), 255, 0).astype(np.uint8)
-        # The edge of what can be seen: an arm reaching in touches it, a cube on the yard does not.
-        seen = frame.valid.copy()
-        seen[:4, :], seen[-4:, :], seen[:, :4], seen[:, -4:] = 0, 0, 0, 0  # the canvas's own border counts
-        inner = cv2.erode(seen, np.ones((9, 9), np.uint8))
-        edge = np.asarray(cv2.bitwise_and(frame.valid, cv2.bitwise_not(inner)), np.uint8)
+        edge = edge_of_view(frame.valid)
         # Colours for classifying: this frame's own marker white, unless its paper clipped and the
         # calibration's did not; then the colours matched to the empty yard are the truer ones.
         truest = colours if frame.reference.clipped and not self.profile.clipped else frame.colours

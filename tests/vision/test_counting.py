@@ -458,6 +458,7 @@ def test_a_bare_forearm_the_cube_net_leaves_unmarked_still_makes_the_reading_uns
     the empty yard does."""
     from hardware.stockyard.arm import arm_reaches_in
     from hardware.stockyard.count import ARM
+    from hardware.stockyard.reader import edge_of_view
     from tests.vision.scenes import scene_pair
 
     for hand in (False, True):
@@ -466,8 +467,7 @@ def test_a_bare_forearm_the_cube_net_leaves_unmarked_still_makes_the_reading_uns
         seen = reader.read(pair.play.image)
         assert seen.count is not None and seen.frame is not None
         compared = reader.compare(seen.frame)
-        edge = np.zeros_like(compared.allowed)
-        edge[:8, :], edge[-8:, :], edge[:, :8], edge[:, -8:] = 255, 255, 255, 255
+        edge = edge_of_view(seen.frame.valid)
         reaches = arm_reaches_in(compared.colours, compared.empty.colours, compared.allowed, edge,
                                  float(reader.profile.view.width * reader.profile.view.height))
         assert reaches == hand
