@@ -656,6 +656,9 @@ HALVING_BELOW = 0.75  # a refit below this share of a measured footprint heads f
 HALVING_MARGIN = 6.0  # ...and must save this much cost
 REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
 KM_POINTS = 40  # points per part k-means needs to place the centres (all of them: no better, 10 % slower)
+# A heap's final split places its centres from every sixth pixel (every third: no better on 1400 held-out
+# scenes, and a millisecond slower on the slowest frames), then sends every pixel to its nearest.
+SPLIT_STRIDE = 6
 UNSPLITTABLE = 10.0  # the cost of a blob too small to split into as many parts as its area asks
 MOST_IN_ONE_HEAP = 30  # more touching cubes than a game ever leaves in its stock yard
 
@@ -709,8 +712,7 @@ def _split(blob: Blob, xs: NDArray[np.intp], ys: NDArray[np.intp], pixels: Float
         # Mostly by place: colour weighs little, or a cube's shaded sides would split off its lit top.
         features = np.column_stack([xs / side, ys / side, COLOUR_WEIGHT * lum, COLOUR_WEIGHT * warmth]).astype(
             np.float32)
-        # Centres from every third pixel (as good, three times quicker), then every pixel to its nearest.
-        sample = features[::3] if len(features) >= 3 * 4 * n else features
+        sample = features[::SPLIT_STRIDE] if len(features) >= SPLIT_STRIDE * 4 * n else features
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
         best = np.zeros((len(sample), 1), np.int32)
         cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
