@@ -132,3 +132,26 @@ def test_without_two_groups_the_fixed_lines_decide(tops: tuple[float, ...]) -> N
     cubes = _greys(*tops)
     assert grey_split(list(tops)) is None
     assert [c.kind for c in settle_greys(cubes)] == [c.kind for c in cubes]
+
+
+def test_stones_beside_events_whose_white_tops_clipped_stay_stones() -> None:
+    # Main-style scene 60000 under a lamp 1.4 times as bright at play: the events' tops clipped at the
+    # paper's white (1.0), so their true ratio to the stones (about 1.75) shows only as 1.2, and two
+    # stones at 0.83 passed the fixed line as events.
+    cubes = _greys(0.74, 0.83, 0.83, 1.0, 1.0)
+    assert [c.kind for c in cubes].count("event") == 4
+    assert [c.kind for c in settle_greys(cubes)] == ["stone"] * 3 + ["event"] * 2
+
+
+def test_a_small_gap_below_tops_short_of_white_splits_nothing() -> None:
+    # The same gap of 1.2 between tops that did not clip is no sure sign of two kinds.
+    assert grey_split([0.7, 0.84]) is None
+    assert grey_split([0.74, 0.83, 0.83, 1.0, 1.0]) is not None
+
+
+def test_the_brighter_lamp_scene_reads_right() -> None:
+    from hardware.stockyard import YardReader, build_profile
+    from tests.vision.scenes import scene_pair
+
+    pair = scene_pair(60_000, play_exposure=1.4)
+    assert YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.counts() == pair.play.counts
