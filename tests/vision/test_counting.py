@@ -472,3 +472,28 @@ def test_a_bare_forearm_the_cube_net_leaves_unmarked_still_makes_the_reading_uns
                                  float(reader.profile.view.width * reader.profile.view.height))
         assert reaches == hand
         assert (seen.reading.unsure == ARM) == hand
+
+
+def _square(side: int) -> np.ndarray:
+    mask = np.zeros((side + 8, side + 8), np.uint8)
+    mask[4:side + 4, 4:side + 4] = 255
+    return mask
+
+
+def test_fragments_of_half_lost_cubes_do_not_halve_the_cube_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three lone cubes, three heaps, and four scraps a tenth to a third of a cube: stones the mask half
+    lost on grey print. Priced like whole cubes, the scraps would pull the size to half a cube's, and
+    every cube would count twice."""
+    import hardware.stockyard.count as count
+
+    def refit() -> float:
+        rng = np.random.default_rng(0)
+        feet = [_square(s) for s in (21, 22, 21)] + [_heap(rng, n, 21) for n in (3, 4, 2)]
+        feet += [_square(s) for s in (11, 8, 10, 12)]
+        areas = np.array([count._core_area(f) for f in feet])
+        footprint = float(np.median(areas[:3]))
+        return count._refine_footprint(count._Shapes(feet), areas, footprint, 20.0, 4000.0, measured=3) / footprint
+
+    assert refit() == pytest.approx(1.0)
+    monkeypatch.setattr(count, "FRAGMENT_COST", float("inf"))  # premise: priced in full, the scraps halve it
+    assert refit() < 0.6
