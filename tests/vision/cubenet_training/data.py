@@ -1,6 +1,6 @@
 """Write labelled scenes for training the cube net, one compressed .npz per scene.
 
-    python -m tests.vision.cubenet_training.data DATA_DIR [--main 400 --alt 200 --indep 500 --blind 400 --third 400]
+    python -m tests.vision.cubenet_training.data DATA_DIR [--main 800 --alt 400 --indep 900 --blind 800 --third 800]
 
 Scenes already written are kept, so an interrupted run goes on where it stopped. Run two at once (with
 different --part) to use both cores.
@@ -20,7 +20,7 @@ from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
-    for name, default in (("main", 400), ("alt", 200), ("indep", 500), ("blind", 400), ("third", 400)):
+    for name, default in (("main", 800), ("alt", 400), ("indep", 900), ("blind", 800), ("third", 800)):
         parser.add_argument(f"--{name}", type=int, default=default, help=f"scenes from the {name} generator")
     parser.add_argument("--part", type=str, default="1/1", help="K/N: every Nth scene from the Kth")
     args = parser.parse_args()

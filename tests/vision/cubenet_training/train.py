@@ -4,7 +4,10 @@
 
 Needs PyTorch (`pip install torch==2.13.0 onnx`), which the product and its tests do not: the Pi only
 runs the exported net. DATA_DIR holds the scenes `python -m tests.vision.cubenet_training.data` wrote.
-Two CPU cores train it in about a quarter of an hour.
+Two CPU cores train it in about half an hour: 24 000 steps over the 3 700 scenes the data script writes
+by default. At 8 000 steps over half as many scenes the loss was still falling; trained longer and on more,
+the same net read 1010 of 1400 held-out scenes exactly instead of 968, most of the gain on the independent
+generators' crowds and low-contrast cubes.
 """
 
 from __future__ import annotations
@@ -152,7 +155,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", type=Path)
     parser.add_argument("--out", type=Path, default=Path("hardware/stockyard/cubenet.onnx"))
-    parser.add_argument("--steps", type=int, default=8000)
+    parser.add_argument("--steps", type=int, default=24000)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
