@@ -655,8 +655,9 @@ def _fragment_capped(cubes: float, cost: float) -> float:
     return min(cost, FRAGMENT_COST) if cubes < FRAGMENT else cost
 
 
-# Held-out scenes (1400) against no cap: 0.6 of a cube and 3.0 gained 2 (alt), 7 (blind), 1 (indep) and
-# 2 (third), lost none; 0.4, 0.5 and 0.7, or 1.0 and 6.0, a scene or two less.
+# Held-out scenes (1400) against no cap, with the previous cube net: alt +1, blind +5, third +2, none lost
+# (0.4, 0.5 and 0.7, or a cost of 1.0 or 6.0: a scene or two less). With today's, whose tighter outlines
+# leave fewer fragments, +1 (indep).
 FRAGMENT = 0.6  # of a cube's footprint: below this a blob is a fragment
 FRAGMENT_COST = 3.0  # the most a fragment may cost a size
 
