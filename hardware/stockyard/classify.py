@@ -69,9 +69,9 @@ def classify(pixels: NDArray[np.float32]) -> Verdict:
 GREY_GAP = 1.4
 # Tops at the paper's white may have clipped (a lamp brighter at play than at calibration): how much
 # brighter they are is lost, and a gap over this from them down marks the stones (exposure 1.4 on the
-# bench: 21 -> 26 of 40 exact; the held-out scenes the same).
+# bench: 21 -> 26 of 40 exact under the previous cube net, 19 -> 22 under today's; the held-out scenes the same).
 GREY_GAP_CLIPPED = 1.15
-CLIPPED_LIT = 0.97
+CLIPPED_LIT = 0.97  # a lit top this near the paper's white may have clipped
 EVENT_AT_LEAST = 0.6  # the lower edge of a split's brighter side: shaded stones beside lit ones are no events
 
 

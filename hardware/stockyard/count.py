@@ -568,12 +568,12 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
         # A fragment under both this size and the first measure: under a size that makes fragments of
         # what the first measure called cubes, all cubes would cost little (1/32 of the yard: a heap of
         # four called one cube, the lone cubes fragments).
-        unit = min(size, footprint)
-        rest = [_fragment_capped(float(a) / unit, shapes.least_cost(i, float(a), size)) for i, a in enumerate(areas)]
+        fragment = areas < FRAGMENT * min(size, footprint)
+        rest = [_capped(bool(fragment[i]), shapes.least_cost(i, float(a), size)) for i, a in enumerate(areas)]
         total, left = 0.0, sum(rest)
         for i in np.argsort(areas):  # big blobs are the dear ones to split: last, when most is known
             n, cost = shapes.number(int(i), float(areas[i]), size)
-            total += _fragment_capped(float(areas[i]) / unit, cost + FLOOR_COST * max(0, shapes.floors[i] - n))
+            total += _capped(bool(fragment[i]), cost + FLOOR_COST * max(0, shapes.floors[i] - n))
             left -= rest[i]
             if total + left >= bar:
                 return float("inf")
@@ -648,11 +648,11 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     return best if costs[best] < costs[footprint] - margin else footprint
 
 
-def _fragment_capped(cubes: float, cost: float) -> float:
-    """A blob well under one cube is a cube the mask half lost (a grey stone on grey print), whatever the
-    size: it says little about the size, and a few of them must not drag the footprint down to their
-    own (third 7: three fragments of stones halved it, and every other cube counted twice)."""
-    return min(cost, FRAGMENT_COST) if cubes < FRAGMENT else cost
+def _capped(fragment: bool, cost: float) -> float:
+    """A fragment, a blob well under one cube, is a cube the mask half lost (a grey stone on grey print),
+    whatever the size: it says little about the size, and a few of them must not drag the footprint down
+    to their own (third 7: three fragments of stones halved it, and every other cube counted twice)."""
+    return min(cost, FRAGMENT_COST) if fragment else cost
 
 
 # Held-out scenes (1400) against no cap, with the previous cube net: alt +1, blind +5, third +2, none lost
