@@ -40,16 +40,21 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
     is still bare board, so the median ratio to the empty yard in each of a few cells is the light's
     change there; it is smoothed into a field and divided out. `unsaturated` (H×W×3) is where neither
     picture clipped a channel: a clipped value is no measure of the light, and under a bright lamp most
-    of a light board clips in red, which would take the red gain down with it.
+    of a light board clips in red, which would take the red gain down with it. Print darker than the
+    markers' black in a channel is 0 in both pictures: no measure of the light either (red print's blue
+    once gave a gain of 0, and every cube's blue came out twenty times too strong).
     """
     h, w = allowed.shape
     step = 3  # every third pixel is plenty for a median
-    ratio = colours[::step, ::step] / np.maximum(empty[::step, ::step], 0.03)
+    sampled = empty[::step, ::step]
+    ratio = colours[::step, ::step] / np.maximum(sampled, MEASURABLE)
     ok = allowed[::step, ::step] > 0
-    usable = None if unsaturated is None else ok[:, :, None] & unsaturated[::step, ::step]
+    # A channel of the print darker than the markers' black is 0 in both pictures: no measure of the light.
+    usable = ok[:, :, None] & (sampled >= MEASURABLE)
+    if unsaturated is not None:
+        usable &= unsaturated[::step, ::step]
     total = column_medians(ratio[ok]) if ok.any() else np.ones(3, np.float32)
-    if usable is not None:
-        total = _unclipped(total, ratio, usable, int(np.count_nonzero(ok)), total)
+    total = _unclipped(total, ratio, usable, int(np.count_nonzero(ok)), np.ones(3, np.float32))
     grid = np.empty((view_cells, view_cells, 3), np.float32)
     ys = np.linspace(0, ratio.shape[0], view_cells + 1).astype(int)
     xs = np.linspace(0, ratio.shape[1], view_cells + 1).astype(int)
@@ -59,8 +64,7 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
             seen = int(np.count_nonzero(ok[cell]))
             if seen > _ENOUGH:
                 grid[i, j] = column_medians(ratio[cell][ok[cell]])
-                if usable is not None:
-                    grid[i, j] = _unclipped(grid[i, j], ratio[cell], usable[cell], seen, total)
+                grid[i, j] = _unclipped(grid[i, j], ratio[cell], usable[cell], seen, total)
             else:
                 grid[i, j] = total
     # Cells half covered by cubes are not to be trusted beyond the overall change: clamp towards it.
@@ -70,6 +74,7 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
 
 
 _ENOUGH = 50  # sampled pixels for a median gain
+MEASURABLE = 0.05  # the least value of the empty yard's channel that a gain is measured against
 FEW_CLIPPED = 0.05  # share of a channel's samples that may clip before the clipped ones are left out
 
 

@@ -74,3 +74,16 @@ def test_a_lamp_brighter_in_the_middle_is_divided_out() -> None:
     one_gain = np.median(np.abs(matching.match_gain(frame, empty, allowed, view_cells=1) / empty - 1))
     by_cells = np.median(np.abs(matching.match_gain(frame, empty, allowed) / empty - 1))
     assert by_cells < 0.06 and by_cells < 0.75 * one_gain
+
+
+def test_a_channel_of_the_print_darker_than_marker_black_keeps_its_gain() -> None:
+    # Red print under a warm lamp: its blue is below the markers' black, so 0 in both pictures. That
+    # says nothing of the light; taken as a gain of 0 it once multiplied the blue of every cube by 20.
+    empty = textured(0.5, 0.1, seed=9)
+    empty[:, :, 0] = 0.0
+    empty[30:50, 30:50, 0] = 0.4  # a cube-sized patch of something with blue in it (a grey stone)
+    frame = empty * np.array([1.0, 1.1, 1.1], np.float32)
+    allowed = np.full(empty.shape[:2], 255, np.uint8)
+    matched = matching.match_gain(frame, empty, allowed, view_cells=1)
+    assert np.allclose(matched[30:50, 30:50, 0], 0.4, rtol=0.05)
+    assert np.allclose(matched[:, :, 1:], empty[:, :, 1:], rtol=0.02)
