@@ -1,9 +1,10 @@
 """Stock-yard vision numbers: milliseconds per 1280×720 frame (whole read and per stage) and exact-count
-accuracy on generated scenes: the main style, a deliberately different one, and three independent generators
+accuracy on generated scenes: the main style, a deliberately different one, and four independent generators
 written from the issue text alone without sight of the reader (tests/vision/scenes_indep.py, and
-tests/vision/scenes_blind.py and scenes_third.py by later sessions that saw no other generator either), the
-nearest stand-ins for the hidden test set. Prints numbers; asserts nothing. `BENCH_VISION_SCENES=N` changes the size
-of the main set (default 200); the other sets are sized from it."""
+tests/vision/scenes_blind.py, scenes_third.py and scenes_fourth.py by later sessions that saw no other generator
+either), the nearest stand-ins for the hidden test set. The cube net trained on the first three's scenes (other
+seeds); the fourth is held out from everything, the truest stand-in. Prints numbers; asserts nothing.
+`BENCH_VISION_SCENES=N` changes the size of the main set (default 200); the other sets are sized from it."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from hardware.stockyard.markers import find_markers  # noqa: E402
 from tests.vision.scenes import scene_pair  # noqa: E402
 from tests.vision.scenes_alt import alt_scene_pair  # noqa: E402
 from tests.vision.scenes_blind import blind_scene_pair  # noqa: E402
+from tests.vision.scenes_fourth import fourth_scene_pair  # noqa: E402
 from tests.vision.scenes_indep import indep_scene_pair  # noqa: E402
 from tests.vision.scenes_third import third_scene_pair  # noqa: E402
 
@@ -137,18 +139,21 @@ def main() -> None:
     indep_set = [indep_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
     blind_set = [blind_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
     third_set = [third_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
-    generated = len(main_set) + len(alt_set) + len(indep_set) + len(blind_set) + len(third_set)
+    fourth_set = [fourth_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
+    generated = len(main_set) + len(alt_set) + len(indep_set) + len(blind_set) + len(third_set) + len(fourth_set)
     print(f"generated {generated} scenes in {time.perf_counter() - start:.0f} s")
     timing("main style", main_set[:20])
     timing("independent style", indep_set[:20])
     timing("second independent style", blind_set[:20])
     timing("third independent style", third_set[:20])
     timing("third independent style, OpenCV's default threads", third_set[:20], threads=cv2.getNumThreads())
+    timing("fourth independent style (held out)", fourth_set[:20])
     accuracy("main style", main_set)
     accuracy("other style (overfitting check)", alt_set)
     accuracy("independent generator (never tuned on these seeds)", indep_set)
     accuracy("second independent generator (never tuned on these seeds)", blind_set)
     accuracy("third independent generator (never tuned on these seeds)", third_set)
+    accuracy("fourth independent generator (held out: never trained or tuned on)", fourth_set)
     for across, most in ((7.0, 8), (32.0, 12)):
         accuracy(f"cubes 1/{across:.0f} of the yard wide (ours are 1/12 to 1/20)",
                  [scene_pair(45_000 + i, cubes_across=across, most=most) for i in range(20)])
@@ -168,6 +173,8 @@ def main() -> None:
           [blind_scene_pair(60_000 + i, hand=True) for i in range(20)])
     hands("hand over the yard (third independent style)",
           [third_scene_pair(60_000 + i, hand=True) for i in range(20)])
+    hands("hand over the yard (fourth independent style)",
+          [fourth_scene_pair(60_000 + i, hand=True) for i in range(20)])
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 The seeds here are not the ones the algorithm was developed on. The bars below sit a little under what
 the reader reaches today, so a platform's rounding cannot fail them but a real step back does (see
 tests/bench/bench_vision.py for the full numbers); the project's goal is 95 %, on scenes from a generator
-that is not ours: the three independent ones (tests/vision/scenes_indep.py, scenes_blind.py and
-scenes_third.py) are the honest measure of that.
+that is not ours: the four independent ones (tests/vision/scenes_indep.py, scenes_blind.py,
+scenes_third.py and scenes_fourth.py) are the honest measure of that, the fourth most of all: the cube
+net never trained on its scenes, and nothing was tuned on them.
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from hardware.stockyard import YardReader, build_profile
 from tests.vision.scenes import ScenePair, scene_pair
 from tests.vision.scenes_alt import alt_scene_pair
 from tests.vision.scenes_blind import BlindPair, blind_scene_pair
+from tests.vision.scenes_fourth import FourthPair, fourth_scene_pair
 from tests.vision.scenes_indep import IndepPair, indep_scene_pair
 from tests.vision.scenes_third import ThirdPair, third_scene_pair
 
+Pairs = list[ScenePair] | list[IndepPair] | list[BlindPair] | list[ThirdPair] | list[FourthPair]
 
-def exact_share(pairs: list[ScenePair] | list[IndepPair] | list[BlindPair] | list[ThirdPair]) -> float:
+
+def exact_share(pairs: Pairs) -> float:
     right = 0
     for pair in pairs:
         reading = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading
@@ -54,6 +58,7 @@ def test_cubes_far_larger_or_smaller_than_usual(cubes_across: float, most: int, 
 # unmarked (hardware/stockyard/arm.py catches them), the others' carry sleeves and shadows.
 HANDS: dict[str, tuple[Callable[..., Any], int]] = {
     "main": (scene_pair, 6000), "independent": (indep_scene_pair, 9500), "third independent": (third_scene_pair, 9500),
+    "fourth independent": (fourth_scene_pair, 9500),
 }
 
 
@@ -99,3 +104,12 @@ def test_exact_counts_on_a_third_independent_generator() -> None:
     # Far below the goal: 26 of 40 today. The cube net's first version, never trained on its scenes, read
     # 51 % of its first 200 seeds exactly; today's reads 66 %.
     assert exact_share([third_scene_pair(9000 + i) for i in range(40)]) >= 0.6
+
+
+@pytest.mark.slow
+def test_exact_counts_on_a_fourth_independent_generator() -> None:
+    # Written without sight of the reader, its tests or the other generators, and held out: the cube net
+    # never saw its scenes and no setting was chosen on them. Ray-traced rounded cubes under a close
+    # camera with lens distortion, cubes sorted into a printed yard's sections, a lighting story between
+    # the two pictures. 25 of 40 today; 153 of its first 200 seeds (76 %).
+    assert exact_share([fourth_scene_pair(9000 + i) for i in range(40)]) >= 0.55
