@@ -48,7 +48,7 @@ def test_exact_counts_on_a_different_scene_style() -> None:
 @pytest.mark.parametrize(("cubes_across", "most", "bar"), [(7.0, 8, 0.6), (32.0, 12, 0.75)])
 def test_cubes_far_larger_or_smaller_than_usual(cubes_across: float, most: int, bar: float) -> None:
     # Someone else's marker sheet may frame the yard tighter or wider than ours. With the cube size held
-    # to our boards' range these were 0 and 5 of 16 right; 12 and 15 of 16 today (11 and 10 before the cube net,
+    # to our boards' range these were 0 and 5 of 16 right; 11 and 15 of 16 today (11 and 10 before the cube net,
     # 11 and 15 with its first version: the U-Net reads the smallest cubes' rims a little thinner).
     pairs = [scene_pair(7100 + i, cubes_across=cubes_across, most=most) for i in range(16)]
     assert exact_share(pairs) >= bar
@@ -81,7 +81,7 @@ def test_exact_counts_on_an_independent_generator() -> None:
 
 @pytest.mark.slow
 def test_exact_counts_on_a_second_independent_generator() -> None:
-    # Also written without sight of the reader: long cast shadows from a low lamp, lens distortion. 34 of 40 today
+    # Also written without sight of the reader: long cast shadows from a low lamp, lens distortion. 35 of 40 today
     # (32 with the cube net's first version, which did worse on the other two independent generators).
     assert exact_share([blind_scene_pair(9000 + i) for i in range(40)]) >= 0.75
 
@@ -98,10 +98,24 @@ def test_the_cast_shadows_of_a_low_lamp_are_no_stones(seed: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("style", "seed"), [("third", 15), ("third", 160), ("second", 129), ("second", 167)])
+def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Heaps of five and six under a tilted camera keep the gaps behind their cubes' sides in their area,
+    as the big heaps do: taken off only from seven cubes on, each of these scenes read one cube too many."""
+    from hardware.stockyard import count
+
+    pair = (third_scene_pair if style == "third" else blind_scene_pair)(seed)
+    reader = YardReader(build_profile(pair.calibration))
+    assert reader.read(pair.play.image).reading.counts() == pair.play.counts
+    monkeypatch.setattr(count, "HEAP_FROM", 6.5)  # the premise: the heaps' areas as they were measured
+    assert sum(reader.read(pair.play.image).reading.counts().values()) == sum(pair.play.counts.values()) + 1
+
+
+@pytest.mark.slow
 def test_exact_counts_on_a_third_independent_generator() -> None:
     # Written without sight of the reader or the other generators: markers on paper squares off the yard's
     # corners, crowded rows and clusters of true 3D cubes, lamps brighter on the yard than on the markers.
-    # Far below the goal: 26 of 40 today. The cube net's first version, never trained on its scenes, read
+    # Far below the goal: 27 of 40 today. The cube net's first version, never trained on its scenes, read
     # 51 % of its first 200 seeds exactly; today's reads 66 %.
     assert exact_share([third_scene_pair(9000 + i) for i in range(40)]) >= 0.6
 
@@ -111,5 +125,5 @@ def test_exact_counts_on_a_fourth_independent_generator() -> None:
     # Written without sight of the reader, its tests or the other generators, and held out: the cube net
     # never saw its scenes and no setting was chosen on them. Ray-traced rounded cubes under a close
     # camera with lens distortion, cubes sorted into a printed yard's sections, a lighting story between
-    # the two pictures. 25 of 40 today; 153 of its first 200 seeds (76 %).
+    # the two pictures. 27 of 40 today; 154 of its first 200 seeds (77 %).
     assert exact_share([fourth_scene_pair(9000 + i) for i in range(40)]) >= 0.55
