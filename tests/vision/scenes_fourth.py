@@ -1995,14 +1995,21 @@ def _draw_cubes(
                 * (mat["ks"] * np.maximum(np.sum(nw * hv, 1), 0) ** mat["ex"] * vis * gain * (ndl > 0))[:, None]
             )
         col = alb * e + spec
-        sub = rad[y0:y1, x0:x1].reshape(-1, 3)
-        sub[idx] = col.astype(np.float32)
-        rad[y0:y1, x0:x1] = sub.reshape(y1 - y0, x1 - x0, 3)
-        zsub[idx] = t.astype(np.float32)
-        zbuf[y0:y1, x0:x1] = zsub.reshape(y1 - y0, x1 - x0)
-        isub = ids[y0:y1, x0:x1].reshape(-1)
-        isub[idx] = 1
-        ids[y0:y1, x0:x1] = isub.reshape(y1 - y0, x1 - x0)
+        _store(rad, zbuf, ids, (y0, y1, x0, x1), idx, col, t, zsub, 1)
+
+
+def _store(rad: Arr, zbuf: Arr, ids: Arr, box: tuple[int, int, int, int], idx: Arr, col: Arr, t: Arr, zsub: Arr,
+           label: int) -> None:
+    """Write the shaded pixels `idx` of a box (their colour, depth and what they show) into the buffers."""
+    y0, y1, x0, x1 = box
+    sub = rad[y0:y1, x0:x1].reshape(-1, 3)
+    sub[idx] = col.astype(np.float32)
+    rad[y0:y1, x0:x1] = sub.reshape(y1 - y0, x1 - x0, 3)
+    zsub[idx] = t.astype(np.float32)
+    zbuf[y0:y1, x0:x1] = zsub.reshape(y1 - y0, x1 - x0)
+    isub = ids[y0:y1, x0:x1].reshape(-1)
+    isub[idx] = label
+    ids[y0:y1, x0:x1] = isub.reshape(y1 - y0, x1 - x0)
 
 
 def _draw_hand(ctx: _Ctx, pose: _Pose, lights: _Lights, hand: _Hand, d: Arr, rad: Arr, ids: Arr, zbuf: Arr) -> None:
@@ -2079,14 +2086,7 @@ def _draw_hand(ctx: _Ctx, pose: _Pose, lights: _Lights, hand: _Hand, d: Arr, rad
             hv = _unit(ldir + vdir)
             spec += lights.lamp[None, :] * (ks * np.maximum(np.sum(n * hv, 1), 0) ** 14 * gain * (ndl > 0))[:, None]
         col = alb * e + spec
-        sub = rad[y0:y1, x0:x1].reshape(-1, 3)
-        sub[idx] = col.astype(np.float32)
-        rad[y0:y1, x0:x1] = sub.reshape(y1 - y0, x1 - x0, 3)
-        zsub[idx] = t.astype(np.float32)
-        zbuf[y0:y1, x0:x1] = zsub.reshape(y1 - y0, x1 - x0)
-        isub = ids[y0:y1, x0:x1].reshape(-1)
-        isub[idx] = 2
-        ids[y0:y1, x0:x1] = isub.reshape(y1 - y0, x1 - x0)
+        _store(rad, zbuf, ids, (y0, y1, x0, x1), idx, col, t, zsub, 2)
 
 
 # ----------------------------------------------------------------------------------------------------
