@@ -49,7 +49,6 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
     sampled = empty[::step, ::step]
     ratio = colours[::step, ::step] / np.maximum(sampled, MEASURABLE)
     ok = allowed[::step, ::step] > 0
-    # A channel of the print darker than the markers' black is 0 in both pictures: no measure of the light.
     usable = ok[:, :, None] & (sampled >= MEASURABLE)
     if unsaturated is not None:
         usable &= unsaturated[::step, ::step]
@@ -74,15 +73,16 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
 
 
 _ENOUGH = 50  # sampled pixels for a median gain
-MEASURABLE = 0.05  # the least value of the empty yard's channel that a gain is measured against
+MEASURABLE = 0.05  # the least value of the empty yard's channel that a gain is measured against (0.01: as good)
 FEW_CLIPPED = 0.05  # share of a channel's samples that may clip before the clipped ones are left out
 
 
 def _unclipped(gains: NDArray[np.float32], ratio: NDArray[np.floating], usable: NDArray[np.bool_], seen: int,
                fallback: NDArray[np.float32]) -> NDArray[np.float32]:
-    """`gains` (medians over all `seen` samples) with each channel that clipped in more than a few of
-    them measured on its `usable` samples alone, or taken from `fallback` where too few are left.
-    A white cube's clipped top moves no median; clipped print over much of the yard does."""
+    """`gains` (medians over all `seen` samples) with each channel that clipped (or was too dark to
+    measure) in more than a few of them measured on its `usable` samples alone, or taken from `fallback`
+    where too few are left. A white cube's clipped top moves no median; clipped print over much of the
+    yard does."""
     out = gains.copy()
     for c in range(3):
         kept = np.count_nonzero(usable[:, :, c])
