@@ -124,7 +124,7 @@ def test_exact_counts_on_a_third_independent_generator() -> None:
 def test_exact_counts_on_a_fourth_independent_generator() -> None:
     # Written without sight of the reader, its tests or the other generators, and held out: the cube net
     # never saw its scenes and no setting was chosen by its scores (the heap threshold was measured on them
-    # too, and chosen on the others'). Ray-traced rounded cubes under a close
-    # camera with lens distortion, cubes sorted into a printed yard's sections, a lighting story between
-    # the two pictures. 27 of 40 today; 154 of its first 200 seeds (77 %).
+    # too, and chosen on the others'). Ray-traced rounded cubes under a close camera with lens distortion,
+    # cubes sorted into a printed yard's sections, a lighting story between the two pictures. 27 of 40 today;
+    # 154 of its first 200 seeds (77 %).
     assert exact_share([fourth_scene_pair(9000 + i) for i in range(40)]) >= 0.55
