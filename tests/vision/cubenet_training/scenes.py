@@ -1,9 +1,9 @@
 """Labelled scenes for training the cube net: what the reader sees, and which of those pixels are cubes.
 
-Four of the five scene generators draw their cubes in one function. Wrapping that function and noting
+Four of the seven scene generators draw their cubes in one function. Wrapping that function and noting
 which pixels it changed gives the truth without changing the generators (they are the test suite's
-fixtures, three of them written blind to the reader); the third blind one hands its cube mask over
-itself. The reader then prepares the scene as it would to read it, and the two pictures it compares (the
+fixtures, five of them written blind to the reader); the later three blind ones hand their cube masks
+over themselves. The reader then prepares the scene as it would to read it, and the two pictures it compares (the
 frame's colours and the empty yard's, matched in gain and sharpness) are kept with the truth warped into
 the same canvas.
 
@@ -23,10 +23,13 @@ from numpy.typing import NDArray
 
 import hardware.yard_render as yard_render
 import tests.vision.scenes_blind as blind
+import tests.vision.scenes_fifth as fifth
+import tests.vision.scenes_fourth as fourth
 import tests.vision.scenes_indep as indep
 import tests.vision.scenes_third as third
 from hardware.stockyard import YardReader, build_profile
 from hardware.stockyard.frame import MarkersMissing, prepare
+from tableassist.errors import UserError
 from tests.vision.scenes import ScenePair, scene_pair
 from tests.vision.scenes_alt import alt_scene_pair
 
@@ -36,6 +39,8 @@ GENERATORS: dict[str, tuple[Callable[[int], Any], int]] = {
     "indep": (indep.indep_scene_pair, 120_000),
     "blind": (blind.blind_scene_pair, 130_000),
     "third": (third.third_scene_pair, 140_000),
+    "fourth": (fourth.fourth_scene_pair, 150_000),
+    "fifth": (fifth.fifth_scene_pair, 160_000),
 }
 
 
@@ -99,11 +104,14 @@ def labelled_scene(generator: str, seed: int) -> LabelledScene | None:
     make, _ = GENERATORS[generator]
     found: dict[str, NDArray[np.bool_]] = {}
     with _cube_pixels(found):
-        pair: ScenePair = make(seed)
-    reader = YardReader(build_profile(pair.calibration))
+        try:
+            pair: ScenePair = make(seed)
+        except RuntimeError:  # the fourth generator gives up on a seed whose markers it cannot show
+            return None
     try:
+        reader = YardReader(build_profile(pair.calibration))
         frame = prepare(pair.play.image, reader.profile.view)
-    except MarkersMissing:
+    except (MarkersMissing, UserError):  # the reader would refuse it too: nothing to learn from
         return None
     compared = reader.compare(frame)
     height, width = compared.allowed.shape

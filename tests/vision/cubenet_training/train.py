@@ -16,6 +16,7 @@ import argparse
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -60,10 +61,9 @@ class CubeNet(nn.Module):
 
 
 def stacked(now: NDArray[np.float32], empty: NDArray[np.float32]) -> NDArray[np.float16]:
-    """What the net trains on: log now, log empty and their difference (folded away at export: see
-    `fold_difference`)."""
-    a, b = features(now), features(empty)
-    return np.concatenate([a, b, a - b], axis=2).astype(np.float16)
+    """A scene as the net sees it: log now and log empty. Each training window adds their difference
+    (folded away at export: see `fold_difference`); kept apart, it would take half as much memory again."""
+    return np.concatenate([features(now), features(empty)], axis=2).astype(np.float16)
 
 
 def load(data: Path) -> tuple[list[NDArray[np.float16]], list[NDArray[np.uint8]], list[NDArray[np.uint8]]]:
@@ -76,8 +76,28 @@ def load(data: Path) -> tuple[list[NDArray[np.float16]], list[NDArray[np.uint8]]
     return xs, ys, ms
 
 
+def tinted_shadow(rng: np.random.Generator) -> NDArray[np.float32]:
+    """A soft cast shadow in log colour, for adding to a window's play picture: a cube or a hand between
+    a lamp and the board, lit only by the rest of the room. Its colour is that of the light that still
+    reaches it, so under a warm lamp beside a window it is bluish, and under mixed lamps anything.
+
+    The scenes' own shadows fall mostly as their lamps fall, grey and dark; a stranger's table has
+    shadows of every tint. Off by default (`--shadowed`): laid on 35 % of the windows in a training from
+    scratch, it read 165 of the held-out fourth generator's first 200 seeds instead of 154, but 999 of the
+    other generators' 1400 held-out scenes instead of 1025, and 58 of the fifth's 200 instead of 60.
+    """
+    mask = np.zeros((CROP, CROP), np.float32)
+    centre = (int(rng.integers(CROP)), int(rng.integers(CROP)))
+    axes = (int(rng.integers(6, 40)), int(rng.integers(4, 24)))
+    cv2.ellipse(mask, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    soft = cv2.GaussianBlur(mask, (0, 0), float(rng.uniform(0.8, 4.0)))
+    shade = -rng.uniform(0.15, 0.8) + rng.normal(0, 0.15, 3)
+    return np.asarray(soft[..., None] * shade, np.float32)
+
+
 def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[NDArray[np.uint8]],
-          rng: np.random.Generator, size: int = 24) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+          rng: np.random.Generator, size: int = 24,
+          shadowed: float = 0.0) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     bx: list[NDArray[np.float32]] = []
     by: list[NDArray[np.uint8]] = []
     bm: list[NDArray[np.uint8]] = []
@@ -87,7 +107,8 @@ def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[N
         if h < CROP or w < CROP:
             continue
         y0, x0 = int(rng.integers(h - CROP + 1)), int(rng.integers(w - CROP + 1))
-        x = xs[i][y0:y0 + CROP, x0:x0 + CROP].astype(np.float32)
+        x = np.zeros((CROP, CROP, 9), np.float32)
+        x[..., :6] = xs[i][y0:y0 + CROP, x0:x0 + CROP]
         y, m = ys[i][y0:y0 + CROP, x0:x0 + CROP], ms[i][y0:y0 + CROP, x0:x0 + CROP]
         x[..., :6] += rng.normal(0, 0.15)  # a brighter or darker room: both pictures alike
         # The light matched a little off, per channel and with a slope across the crop: the unknown
@@ -95,6 +116,8 @@ def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[N
         ramp = np.linspace(-1, 1, CROP, dtype=np.float32)
         off = rng.normal(0, 0.04, 3) + rng.normal(0, 0.03, 3) * ramp[:, None, None] * rng.choice((-1, 1))
         x[..., :3] += off.astype(np.float32)
+        if shadowed and rng.random() < shadowed:  # drawn only when asked: the default's windows stay as they were
+            x[..., :3] += tinted_shadow(rng)
         x[..., 6:] = x[..., :3] - x[..., 3:6]
         turns = int(rng.integers(4))
         x, y, m = np.rot90(x, turns), np.rot90(y, turns), np.rot90(m, turns)
@@ -122,7 +145,7 @@ def fold_difference(net: CubeNet) -> None:
     net.down1 = folded
 
 
-def train(data: Path, out: Path, steps: int, seed: int = 0) -> None:
+def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.0) -> None:
     xs, ys, ms = load(data)
     print(f"{len(xs)} scenes", flush=True)
     rng = np.random.default_rng(seed)
@@ -132,7 +155,7 @@ def train(data: Path, out: Path, steps: int, seed: int = 0) -> None:
     schedule = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
     start, running = time.time(), None
     for step in range(steps):
-        x, y, m = batch(xs, ys, ms, rng)
+        x, y, m = batch(xs, ys, ms, rng, shadowed=shadowed)
         logit = F.interpolate(net(x), scale_factor=2, mode="bilinear", align_corners=False)[:, 0]
         # Only where the reader looks: outside the yard and on the markers nothing is asked of the net.
         loss = (F.binary_cross_entropy_with_logits(logit, y, reduction="none") * m).sum() / m.sum().clamp(min=1)
@@ -157,9 +180,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("hardware/stockyard/cubenet.onnx"))
     parser.add_argument("--steps", type=int, default=24000)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--shadowed", type=float, default=0.0, help="share of windows given a tinted cast shadow")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    train(args.data, args.out, args.steps)
+    train(args.data, args.out, args.steps, shadowed=args.shadowed)
 
 
 if __name__ == "__main__":
