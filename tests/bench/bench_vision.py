@@ -28,6 +28,7 @@ from hardware.stockyard.markers import find_markers  # noqa: E402
 from tests.vision.scenes import scene_pair  # noqa: E402
 from tests.vision.scenes_alt import alt_scene_pair  # noqa: E402
 from tests.vision.scenes_blind import blind_scene_pair  # noqa: E402
+from tests.vision.scenes_fifth import fifth_scene_pair  # noqa: E402
 from tests.vision.scenes_fourth import fourth_scene_pair  # noqa: E402
 from tests.vision.scenes_indep import indep_scene_pair  # noqa: E402
 from tests.vision.scenes_third import third_scene_pair  # noqa: E402
@@ -140,7 +141,9 @@ def main() -> None:
     blind_set = [blind_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
     third_set = [third_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
     fourth_set = [fourth_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
-    generated = len(main_set) + len(alt_set) + len(indep_set) + len(blind_set) + len(third_set) + len(fourth_set)
+    fifth_set = [fifth_scene_pair(50_000 + i) for i in range(max(20, count // 2))]
+    sets: list[Sequence[_Pair]] = [main_set, alt_set, indep_set, blind_set, third_set, fourth_set, fifth_set]
+    generated = sum(len(s) for s in sets)
     print(f"generated {generated} scenes in {time.perf_counter() - start:.0f} s")
     timing("main style", main_set[:20])
     timing("independent style", indep_set[:20])
@@ -148,12 +151,14 @@ def main() -> None:
     timing("third independent style", third_set[:20])
     timing("third independent style, OpenCV's default threads", third_set[:20], threads=cv2.getNumThreads())
     timing("fourth independent style (held out)", fourth_set[:20])
+    timing("fifth independent style", fifth_set[:20])
     accuracy("main style", main_set)
     accuracy("other style (overfitting check)", alt_set)
     accuracy("independent generator (never tuned on these seeds)", indep_set)
     accuracy("second independent generator (never tuned on these seeds)", blind_set)
     accuracy("third independent generator (never tuned on these seeds)", third_set)
     accuracy("fourth independent generator (held out: never trained or tuned on)", fourth_set)
+    accuracy("fifth independent generator (never tuned on these seeds)", fifth_set)
     for across, most in ((7.0, 8), (32.0, 12)):
         accuracy(f"cubes 1/{across:.0f} of the yard wide (ours are 1/12 to 1/20)",
                  [scene_pair(45_000 + i, cubes_across=across, most=most) for i in range(20)])
@@ -175,6 +180,7 @@ def main() -> None:
           [third_scene_pair(60_000 + i, hand=True) for i in range(20)])
     hands("hand over the yard (fourth independent style)",
           [fourth_scene_pair(60_000 + i, hand=True) for i in range(20)])
+    hands("hand over the yard (fifth independent style)", [fifth_scene_pair(60_000 + i, hand=True) for i in range(20)])
 
 
 if __name__ == "__main__":

@@ -19,11 +19,12 @@ from hardware.stockyard import YardReader, build_profile
 from tests.vision.scenes import ScenePair, scene_pair
 from tests.vision.scenes_alt import alt_scene_pair
 from tests.vision.scenes_blind import BlindPair, blind_scene_pair
+from tests.vision.scenes_fifth import FifthPair, fifth_scene_pair
 from tests.vision.scenes_fourth import FourthPair, fourth_scene_pair
 from tests.vision.scenes_indep import IndepPair, indep_scene_pair
 from tests.vision.scenes_third import ThirdPair, third_scene_pair
 
-Pairs = list[ScenePair] | list[IndepPair] | list[BlindPair] | list[ThirdPair] | list[FourthPair]
+Pairs = list[ScenePair] | list[IndepPair] | list[BlindPair] | list[ThirdPair] | list[FourthPair] | list[FifthPair]
 
 
 def exact_share(pairs: Pairs) -> float:
@@ -58,7 +59,7 @@ def test_cubes_far_larger_or_smaller_than_usual(cubes_across: float, most: int, 
 # unmarked (hardware/stockyard/arm.py catches them), the others' carry sleeves and shadows.
 HANDS: dict[str, tuple[Callable[..., Any], int]] = {
     "main": (scene_pair, 6000), "independent": (indep_scene_pair, 9500), "third independent": (third_scene_pair, 9500),
-    "fourth independent": (fourth_scene_pair, 9500),
+    "fourth independent": (fourth_scene_pair, 9500), "fifth independent": (fifth_scene_pair, 9500),
 }
 
 
@@ -128,3 +129,13 @@ def test_exact_counts_on_a_fourth_independent_generator() -> None:
     # cubes sorted into a printed yard's sections, a lighting story between the two pictures. 27 of 40 today;
     # 154 of its first 200 seeds (77 %).
     assert exact_share([fourth_scene_pair(9000 + i) for i in range(40)]) >= 0.55
+
+
+@pytest.mark.slow
+def test_exact_counts_on_a_fifth_independent_generator() -> None:
+    # Written blind like the fourth, and held out like it: the whole board seen from 35-70 cm, so the yard
+    # fills a quarter of the frame; 8 mm cubes, some resting on others; a Bayer sensor's demosaicing,
+    # denoising and sharpening; lamps switched on or off between the two pictures. Farthest of all from
+    # the goal: 10 of 40 today, 60 of its first 200 seeds (with the true cube mask 160: the net's mask
+    # takes long lamp shadows for cubes).
+    assert exact_share([fifth_scene_pair(9000 + i) for i in range(40)]) >= 0.15
