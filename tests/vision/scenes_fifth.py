@@ -1835,12 +1835,16 @@ def fifth_mild_level(seed: int) -> int:
 
 def fifth_scene_pair(seed: int, hand: bool = False) -> FifthPair:
     """A calibration picture of the empty yard and a play picture of the same session (see module doc)."""
-    cv2.setNumThreads(1)
-    seed = int(seed)
-    scene = fifth_scene(seed)
-    cal, play, mask, level = _hand_free(seed)
-    if hand:
-        play, mask = _render_frame(scene, "play", True, level)
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)  # the same pixels whatever the caller's threads; the caller's setting comes back after
+    try:
+        seed = int(seed)
+        scene = fifth_scene(seed)
+        cal, play, mask, level = _hand_free(seed)
+        if hand:
+            play, mask = _render_frame(scene, "play", True, level)
+    finally:
+        cv2.setNumThreads(threads)
     return FifthPair(calibration=cal.copy(), play=FifthPlay(image=play.copy(), counts=scene.counts,
                                                             cube_mask=mask.copy()), hand=bool(hand))
 

@@ -10,8 +10,6 @@ import pytest
 
 from tests.vision import scenes_fifth as sf
 
-cv2.setNumThreads(1)
-
 H, W = 720, 1280
 MARKER_SEEDS = range(6)
 HAND_SEEDS = [s for s in range(3, 60) if sum(sf.fifth_scene(s).counts.values()) > 0][:3]
