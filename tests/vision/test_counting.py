@@ -383,6 +383,7 @@ def test_strips_of_an_empty_yards_border_are_no_cubes() -> None:
     colours[120:142, 200:222] = 0.05
     assert count(colours, mask) == counts(coal=1)
 
+
 @pytest.mark.parametrize("seed", [34, 109])
 def test_a_shadows_fringe_on_a_cube_is_no_second_cube(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The second blind generator's seeds 34 and 109: small heaps whose masks keep a fringe of shadow or
