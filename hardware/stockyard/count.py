@@ -295,7 +295,21 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     ref_peak = (side + 1) / 2
     ratio = areas / np.maximum((2 * peaks - 2) ** 2, 1.0)
     lone = (ratio < 1.5) & (peaks > 0.8 * ref_peak) & (peaks < 1.25 * ref_peak)
+    # A blob of two colours is two cubes however square it looks (a 2×2 block of iron and coal): no measure.
+    for k in map(int, np.flatnonzero(lone)):
+        seen = top_colours(blobs[k], footprints[k], colours, camera, side)
+        lone[k] = seen is None or seen.floor() == 1
     footprint = median(areas[lone]) if lone.any() else float((side - 2) ** 2)
+    if not lone.any():
+        # Every cube touches another, so the widths measured were heaps'. A heap's one-colour patches are
+        # narrower: a coal among iron, a row of two stones, is one cube wide.
+        patched = _side_from_colour_patches(blobs, colours, yard_width / NARROWEST)
+        if patched is not None and patched < PATCH_SIDE * side:
+            side = max(patched, yard_width / NARROWEST)
+            footprints = [unsmear(b, camera, side) for b in blobs]
+            areas = np.array([_core_area(f) for f in footprints])
+            peaks = np.array([_peak(f) for f in footprints])
+            footprint = side ** 2  # a patch is a face with its rim, as wide as a lone cube's footprint
     footprint = max(footprint, 1.0)
     measured = int(np.count_nonzero(lone))  # how many lone-looking blobs the footprint rests on
     # Specks far smaller than any cube, even half-seen, and slivers along printed lines are changed
@@ -363,6 +377,52 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     if result.unsure:
         result.confidence = min(result.confidence, UNSURE_CONFIDENCE)
     return result
+
+
+# Measured on 120 scenes of the main generator where nearly every cube touches another (touching 0.9),
+# with no other change: 73 read right before, 90 with the patches' side, 92 with two-coloured blobs no
+# measure; the trained generators' 1800 cached and fresh scenes read the same (±1).
+PATCH_SIDE = 0.8  # the patches' side replaces the widths' when it is this much narrower
+PATCH_SOLID = 0.85  # a ragged patch (a face half lost to shading) measures nothing
+PATCH_MIN = 2  # patches that must vote: one alone may be a shaded face
+PATCH_LONGEST = 4.0  # a patch's area over its width squared: more is a strip
+
+
+def _side_from_colour_patches(blobs: list[Blob], colours: FloatImage, narrowest: float) -> float | None:
+    """The width most one-colour patches of the blobs share (None where fewer than PATCH_MIN are solid)."""
+    widths, sizes = [], []
+    for b in blobs:
+        if b.area < 2 * narrowest ** 2:
+            continue
+        ys, xs = np.nonzero(b.mask)
+        group_of = np.zeros(b.mask.shape, np.uint8)
+        for k, group in enumerate(colour_groups(colours[ys + b.y, xs + b.x]), 1):
+            group_of[ys[group], xs[group]] = k
+        if not group_of.any():
+            continue
+        # Every pixel of the blob goes with the colour read nearest it: a face's rim, blurred into the
+        # board or shaded past any group, is the face's, as it is a lone cube's.
+        unread = np.where(group_of == 0, 255, 0).astype(np.uint8)
+        _, nearest = cv2.distanceTransformWithLabels(unread, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
+        lookup = np.zeros(int(nearest.max()) + 1, np.uint8)
+        ry, rx = np.nonzero(group_of)
+        lookup[nearest[ry, rx]] = group_of[ry, rx]
+        patches = np.where(b.mask > 0, lookup[nearest], 0).astype(np.uint8)
+        for k in range(1, int(patches.max()) + 1):
+            count, labels, stats, _ = cv2.connectedComponentsWithStats(np.where(patches == k, 255, 0).astype(np.uint8))
+            for c in range(1, count):
+                if stats[c, cv2.CC_STAT_AREA] < narrowest ** 2:
+                    continue
+                patch = np.where(labels == c, 255, 0).astype(np.uint8)
+                width, area = 2 * _peak(patch) - 1, float(stats[c, cv2.CC_STAT_AREA])
+                # A strip along a heap's edge (a shaded side, a rim of shadow) is no row of cubes: a row
+                # of three is as long as a patch gets.
+                if width >= narrowest and area <= PATCH_LONGEST * width ** 2 and solidity(patch) >= PATCH_SOLID:
+                    widths.append(width)
+                    sizes.append(area)
+    if len(widths) < PATCH_MIN:
+        return None
+    return _typical_width(np.array(widths), np.array(sizes))
 
 
 def settle_greys(cubes: list[Cube]) -> list[Cube]:

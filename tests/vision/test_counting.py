@@ -75,6 +75,25 @@ def test_clusters_without_a_lone_cube(layout: list[tuple[str, float, float]], ex
 
 
 @pytest.mark.parametrize(("layout", "expected"), [
+    # Heaps of six to eight, every cube touching another: the heaps' widths are two and three cubes, and
+    # a 3×2 block is as square as one big cube. The one-colour patches inside them are one cube wide.
+    ([("iron", 3, 3), ("iron", 4, 3), ("coal", 5, 3), ("iron", 3, 4), ("stone", 4, 4), ("iron", 5, 4),
+      ("event", 9, 6), ("iron", 10, 6), ("iron", 9, 7), ("iron", 10, 7), ("stone", 11, 7)],
+     counts(iron=7, stone=2, coal=1, event=1)),
+    ([("stone", 3, 5), ("stone", 4, 5), ("iron", 5, 5), ("coal", 3, 6), ("iron", 4, 6), ("iron", 5, 6),
+      ("iron", 4, 7)], counts(iron=4, stone=2, coal=1)),
+    ([("iron", 7, 3), ("iron", 8, 3), ("iron", 9, 3), ("coal", 7, 4), ("event", 8, 4), ("iron", 9, 4),
+      ("stone", 8, 5), ("stone", 9, 5)], counts(iron=4, stone=2, coal=1, event=1)),
+])
+@pytest.mark.parametrize("tilt", [5.0, 22.0])
+def test_big_heaps_and_no_lone_cube(layout: list[tuple[str, float, float]], expected: dict[str, int],
+                                    tilt: float) -> None:
+    reader = YardReader(build_profile(shoot(plain_scene(tilt_deg=tilt))))
+    reading = reader.read(shoot(with_cubes(layout, tilt_deg=tilt), EVENING, seed=3)).reading
+    assert reading.counts() == expected
+
+
+@pytest.mark.parametrize(("layout", "expected"), [
     ([("stone", 5, 4), ("stone", 5, 5), ("stone", 6, 5)], counts(stone=3)),
     ([("iron", 5, 4), ("iron", 5, 5), ("iron", 6, 5)], counts(iron=3)),
     ([("event", 5, 4), ("stone", 5, 5), ("event", 6, 5)], counts(stone=1, event=2)),
