@@ -21,7 +21,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hardware.stockyard.channels import channel_mean
-from hardware.stockyard.classify import KINDS, classify, colour_groups, grey_split, saturation, skin_fraction
+from hardware.stockyard.classify import (
+    CLIPPED_LIT,
+    EVENT_ABOVE,
+    KINDS,
+    classify,
+    colour_groups,
+    grey_split,
+    saturation,
+    skin_fraction,
+)
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
 from hardware.stockyard.lattice import lattice_fits
@@ -258,9 +267,12 @@ def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float
 
 def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: Mask, yard_area: float,
                 yard_width: float, yard: tuple[float, float, float, float] | None = None,
-                box: dict[str, int] | None = None, reach: float = 0.0) -> CubeCount:
+                box: dict[str, int] | None = None, reach: float = 0.0,
+                light: NDArray[np.float32] | None = None) -> CubeCount:
     """The cubes in a foreground mask. `box` is how many of each kind the game has, where known.
-    `reach`: how far past `yard` (the marker centres) the yard may go, where markers lie inside its corners."""
+    `reach`: how far past `yard` (the marker centres) the yard may go, where markers lie inside its corners.
+    `light`: how much the light changed since calibration across the canvas, where `colours` do not
+    already account for it."""
     # Half the area of a square 1/30 of the yard wide: a cube 1/40 of the yard wide still passes, specks do not.
     smallest = (yard_width / 30.0) ** 2 * 0.5
     blobs = find_blobs(mask, edge, smallest)
@@ -366,6 +378,8 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
         ys, xs = np.nonzero(blob.mask)
         n = max(1, int(round(area / footprint)))
         result.cubes.extend(_split(blob, xs, ys, colours[ys + blob.y, xs + blob.x], n, side))
+    if light is not None:
+        result.cubes = _greys_in_even_light(result.cubes, light)
     result.cubes = settle_greys(result.cubes)
     if total_area > 0.5 * yard_area and result.unsure is None:
         result.unsure = "the stock yard is mostly covered"
@@ -423,6 +437,25 @@ def _side_from_colour_patches(blobs: list[Blob], colours: FloatImage, narrowest:
     if len(widths) < PATCH_MIN:
         return None
     return _typical_width(np.array(widths), np.array(sizes))
+
+
+LIGHT_CHANGED = 0.1  # a change of light under this (log, about 10 %) is left to the markers and the grey split
+LIGHT_REACH = 15  # canvas pixels round a cube's middle over which its light is measured
+
+
+def _greys_in_even_light(cubes: list[Cube], light: NDArray[np.float32]) -> list[Cube]:
+    """Stones and events judged as if the light had not changed since calibration where it clearly did
+    (see matching.changed_light). A clipped top is left alone: how much brighter it was is lost."""
+    out = []
+    for c in cubes:
+        if c.kind in ("stone", "event") and c.lit < CLIPPED_LIT:
+            x, y, r = int(c.centre[0]), int(c.centre[1]), LIGHT_REACH
+            gain = max(median(light[max(0, y - r):y + r, max(0, x - r):x + r].ravel()), 0.2)
+            if abs(np.log(gain)) >= LIGHT_CHANGED:
+                lit = c.lit / gain
+                c = replace(c, lit=lit, kind="event" if lit > EVENT_ABOVE else "stone")
+        out.append(c)
+    return out
 
 
 def settle_greys(cubes: list[Cube]) -> list[Cube]:

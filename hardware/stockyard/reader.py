@@ -19,7 +19,7 @@ from hardware.stockyard.count import ARM, UNSURE_CONFIDENCE, CubeCount, count_cu
 from hardware.stockyard.cubenet import CubeNet
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import marker_reach, yard_aspect
-from hardware.stockyard.matching import EmptyYard, as_empty_where_clipped, luminance, match_gain
+from hardware.stockyard.matching import EmptyYard, as_empty_where_clipped, changed_light, luminance, match_gain
 from hardware.stockyard.medians import median
 from hardware.stockyard.memory import keep_freed_memory
 from hardware.stockyard.profile import YardProfile, saturated, smooth
@@ -118,9 +118,11 @@ class YardReader:
         slack = 0.02 * view.width
         yard = (view.margin - slack, view.margin - slack, view.margin + view.width + slack,
                 view.margin + view.height + slack)
+        # The frame's own colours know nothing of a lamp over part of the yard; the matched ones do.
+        light = None if truest is colours else changed_light(frame.colours, self._empty, compared.allowed, mask)
         # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
         count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX,
-                            marker_reach(frame.sighting, frame.to_canvas))
+                            marker_reach(frame.sighting, frame.to_canvas), light)
         if count.unsure is None and arm_reaches_in(colours, compared.empty.colours, compared.allowed, edge,
                                                    self._yard_area):
             count.unsure, count.confidence = ARM, min(count.confidence, UNSURE_CONFIDENCE)

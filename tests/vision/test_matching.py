@@ -87,3 +87,30 @@ def test_a_channel_of_the_print_darker_than_marker_black_keeps_its_gain() -> Non
     matched = matching.match_gain(frame, empty, allowed, view_cells=1)
     assert np.allclose(matched[30:50, 30:50, 0], 0.4, rtol=0.05)
     assert np.allclose(matched[:, :, 1:], empty[:, :, 1:], rtol=0.02)
+
+
+def _lamp_on_one_side(shape: tuple[int, int], centre: tuple[int, int], gain: float) -> np.ndarray:
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    pool = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * (shape[1] / 8) ** 2))
+    return (1 + (gain - 1) * pool)[:, :, None].astype(np.float32)
+
+
+def test_a_lamp_over_one_side_of_the_yard_is_measured_on_the_bare_board() -> None:
+    shape = (240, 360)
+    empty = textured(0.6, 0.15, seed=7, shape=shape)
+    now = empty * _lamp_on_one_side(shape, (90, 80), 1.6)
+    cubes = np.zeros(shape, np.uint8)
+    cubes[70:88, 80:98] = 255  # a cube under the lamp, darker than the board: no measure of the light
+    now[70:88, 80:98] = 0.1
+    light = matching.changed_light(now, matching.EmptyYard(empty), np.full(shape, 255, np.uint8), cubes)
+    assert 1.35 < light[80, 90] < 1.7  # the lamp's pool, though the cube hides its middle
+    assert 0.95 < light[200, 320] < 1.05  # the far corner, unchanged
+
+
+def test_a_change_over_the_whole_yard_is_left_to_the_markers() -> None:
+    shape = (240, 360)
+    empty = textured(0.6, 0.15, seed=8, shape=shape)
+    dimmer = (empty * 0.7).astype(np.float32)
+    light = matching.changed_light(dimmer, matching.EmptyYard(empty), np.full(shape, 255, np.uint8),
+                                   np.zeros(shape, np.uint8))
+    assert np.allclose(light, 1.0, atol=0.03)
