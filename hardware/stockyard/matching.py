@@ -140,7 +140,7 @@ def changed_light(now: FloatImage, empty: EmptyYard, allowed: Mask, cubes: Mask)
     return np.asarray(cv2.resize(grid / max(float(least), 1e-3), (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
-# Chosen on the bench's lamp-pool line (100 fresh main scenes with a pool: 77 -> 88 exact; a shadow across
+# Chosen on the bench's lamp-pool line (100 fresh main scenes with a pool: 77 -> 86 exact; a shadow across
 # the yard: 87 -> 93), checked against the five trained generators' 1800 cached and fresh scenes (1574 ->
 # 1575) and then the held-out fourth and fifth (158 and 61, as before). A 9-pixel clearing round the cubes
 # and cells measured on any 30 samples lost crowded fourth scenes: their cubes' shadows passed for dimmer light.

@@ -107,8 +107,9 @@ class YardReader:
         edge = edge_of_view(frame.valid)
         # Colours for classifying: this frame's own marker white, unless its paper clipped and the
         # calibration's did not; then the colours matched to the empty yard are the truer ones.
-        truest = colours if frame.reference.clipped and not self.profile.clipped else frame.colours
-        if truest is colours:
+        matched = frame.reference.clipped and not self.profile.clipped
+        truest = colours if matched else frame.colours
+        if matched:
             # Except where this frame clipped: a clipped channel says "this bright or more", and divided
             # by a brighter lamp's gain it says less. A white cube clipped with the paper under a lamp
             # switched on at play read grey (bench, lamp pool at play: 100 fresh main scenes 68 -> 77
@@ -119,7 +120,7 @@ class YardReader:
         yard = (view.margin - slack, view.margin - slack, view.margin + view.width + slack,
                 view.margin + view.height + slack)
         # The frame's own colours know nothing of a lamp over part of the yard; the matched ones do.
-        light = None if truest is colours else changed_light(frame.colours, self._empty, compared.allowed, mask)
+        light = None if matched else changed_light(frame.colours, self._empty, compared.allowed, mask)
         # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
         count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX,
                             marker_reach(frame.sighting, frame.to_canvas), light)
