@@ -315,9 +315,9 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     if not lone.any():
         # Every cube touches another, so the widths measured were heaps'. A heap's one-colour patches are
         # narrower: a coal among iron, a row of two stones, is one cube wide.
-        patched = _side_from_colour_patches(blobs, colours, yard_width / NARROWEST)
-        if patched is not None and patched < PATCH_SIDE * side:
-            side = max(patched, yard_width / NARROWEST)
+        patch_side = _side_from_colour_patches(blobs, colours, yard_width / NARROWEST)
+        if patch_side is not None and patch_side < PATCH_SIDE * side:
+            side = max(patch_side, yard_width / NARROWEST)
             footprints = [unsmear(b, camera, side) for b in blobs]
             areas = np.array([_core_area(f) for f in footprints])
             peaks = np.array([_peak(f) for f in footprints])

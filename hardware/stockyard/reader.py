@@ -119,7 +119,7 @@ class YardReader:
         slack = 0.02 * view.width
         yard = (view.margin - slack, view.margin - slack, view.margin + view.width + slack,
                 view.margin + view.height + slack)
-        # The frame's own colours know nothing of a lamp over part of the yard; the matched ones do.
+        # The frame's own colours know nothing of a lamp over part of the yard; the matched ones were divided by it.
         light = None if matched else changed_light(frame.colours, self._empty, compared.allowed, mask)
         # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
         count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX,

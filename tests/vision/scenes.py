@@ -78,6 +78,15 @@ def apply_lighting(image: Image, light: Lighting, rng: np.random.Generator) -> I
     return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
 
 
+def lamp_pool(image: Image, centre: tuple[float, float], radius: float, gain: float = 1.6) -> Image:
+    """The picture with a lamp's round pool of light on it: `gain` times brighter at `centre` (pixels),
+    falling off over `radius` (pixels). Light paper and white cubes clip in it, as they would."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    pool = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * radius ** 2))
+    return np.clip(image * (1 + (gain - 1) * pool)[:, :, None], 0, 255).astype(np.uint8)
+
+
 def draw_hand(image: Image, target: tuple[float, float], rng: np.random.Generator, width_px: float) -> None:
     """An arm from the nearest frame edge ending in a hand over `target` (pixels)."""
     h, w = image.shape[:2]

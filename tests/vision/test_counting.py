@@ -12,7 +12,7 @@ import pytest
 from hardware.stockyard import Stabiliser, YardReader, build_profile
 from hardware.yard_render import CubePlacement, YardScene
 from tests.vision.conftest import plain_scene, shoot
-from tests.vision.scenes import Lighting, draw_hand, place
+from tests.vision.scenes import Lighting, draw_hand, lamp_pool, place
 
 EVENING = Lighting(gain=(0.75, 0.95, 1.15), exposure=0.7, ramp=(0.15, -0.1, 0.0), vignette=0.25, noise=3.0, jpeg=85)
 
@@ -115,15 +115,6 @@ def test_an_empty_yard_under_other_light_has_no_cubes() -> None:
     assert reading.unsure is None
 
 
-def lamp_pool(image: np.ndarray, centre: tuple[float, float], gain: float = 1.6) -> np.ndarray:
-    """The picture with a lamp's round pool of light (`gain` times brighter at its middle, a fifth of the
-    picture's width in radius) at `centre` (shares of the width and height)."""
-    h, w = image.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    pool = np.exp(-((xx - centre[0] * w) ** 2 + (yy - centre[1] * h) ** 2) / (2 * (0.2 * w) ** 2))
-    return np.clip(image * (1 + (gain - 1) * pool)[:, :, None], 0, 255).astype(np.uint8)
-
-
 @pytest.mark.parametrize(("layout", "exposure", "centre"), [
     ([("stone", 3, 3), ("stone", 6, 6), ("event", 10, 3), ("event", 12, 7), ("iron", 4, 8)], 1.15, (0.3, 0.3)),
     ([("stone", 3, 3), ("stone", 6, 6), ("event", 10, 3), ("event", 12, 7), ("iron", 4, 8)], 1.15, (0.5, 0.6)),
@@ -138,7 +129,9 @@ def test_a_lamp_switched_on_over_part_of_the_yard(layout: list[tuple[str, float,
     play = shoot(with_cubes(layout, angle=15.0), Lighting(exposure=exposure, noise=2.0, jpeg=92), seed=4)
     kinds = [cube[0] for cube in layout]
     expected = counts(**{kind: kinds.count(kind) for kind in ("iron", "stone", "coal", "event")})
-    assert reader.read(lamp_pool(play, centre)).reading.counts() == expected
+    width, height = play.shape[1], play.shape[0]
+    pooled = lamp_pool(play, (centre[0] * width, centre[1] * height), radius=0.2 * width)
+    assert reader.read(pooled).reading.counts() == expected
 
 
 def test_a_nudged_camera_still_counts() -> None:
