@@ -22,9 +22,11 @@ from tests.vision.scenes_blind import BlindPair, blind_scene_pair
 from tests.vision.scenes_fifth import FifthPair, fifth_scene_pair
 from tests.vision.scenes_fourth import FourthPair, fourth_scene_pair
 from tests.vision.scenes_indep import IndepPair, indep_scene_pair
+from tests.vision.scenes_sixth import SixthPair, sixth_scene_pair
 from tests.vision.scenes_third import ThirdPair, third_scene_pair
 
-Pairs = list[ScenePair] | list[IndepPair] | list[BlindPair] | list[ThirdPair] | list[FourthPair] | list[FifthPair]
+Pairs = (list[ScenePair] | list[IndepPair] | list[BlindPair] | list[ThirdPair] | list[FourthPair] | list[FifthPair]
+         | list[SixthPair])
 
 
 def exact_share(pairs: Pairs) -> float:
@@ -60,6 +62,7 @@ def test_cubes_far_larger_or_smaller_than_usual(cubes_across: float, most: int, 
 HANDS: dict[str, tuple[Callable[..., Any], int]] = {
     "main": (scene_pair, 6000), "independent": (indep_scene_pair, 9500), "third independent": (third_scene_pair, 9500),
     "fourth independent": (fourth_scene_pair, 9500), "fifth independent": (fifth_scene_pair, 9500),
+    "sixth independent": (sixth_scene_pair, 9500),
 }
 
 
@@ -139,3 +142,12 @@ def test_exact_counts_on_a_fifth_independent_generator() -> None:
     # the goal: 10 of 40 today, 60 of its first 200 seeds (with the true cube mask 160: the net's mask
     # takes long lamp shadows for cubes).
     assert exact_share([fifth_scene_pair(9000 + i) for i in range(40)]) >= 0.15
+
+
+@pytest.mark.slow
+def test_exact_counts_on_a_sixth_independent_generator() -> None:
+    # Written blind like the others, and held out: the cube net never saw its scenes and nothing was chosen by
+    # them. A 3D board under one to three changes of light between the pictures (a lamp, the evening, a pool
+    # of light or shade), cubes an eighth to a sixth of the yard wide, a 3D hand with its shadow. 31 of 40
+    # today; 93 of its first 120 other seeds (78 %).
+    assert exact_share([sixth_scene_pair(9000 + i) for i in range(40)]) >= 0.6
