@@ -145,15 +145,31 @@ def fold_difference(net: CubeNet) -> None:
     net.down1 = folded
 
 
-def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.0) -> None:
+def unfolded(model: Path) -> CubeNet:
+    """A trained net read back from its ONNX file, to train on: `fold_difference` undone, with the
+    difference's weights at zero (the same net)."""
+    import onnx
+    from onnx import numpy_helper
+
+    stored = onnx.load(str(model)).graph.initializer
+    weights = {w.name: torch.from_numpy(numpy_helper.to_array(w).copy()) for w in stored}
+    first = weights["down1.weight"]
+    weights["down1.weight"] = torch.cat([first, torch.zeros_like(first[:, :3])], 1)
+    net = CubeNet()
+    net.load_state_dict(weights)
+    return net
+
+
+def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.0, start: Path | None = None,
+          rate: float = 3e-3) -> None:
     xs, ys, ms = load(data)
     print(f"{len(xs)} scenes", flush=True)
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    net = CubeNet()
-    opt = torch.optim.Adam(net.parameters(), 3e-3)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
-    start, running = time.time(), None
+    net = CubeNet() if start is None else unfolded(start)
+    opt = torch.optim.Adam(net.parameters(), rate)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, rate, total_steps=steps)
+    began, running = time.time(), None
     for step in range(steps):
         x, y, m = batch(xs, ys, ms, rng, shadowed=shadowed)
         logit = F.interpolate(net(x), scale_factor=2, mode="bilinear", align_corners=False)[:, 0]
@@ -165,7 +181,7 @@ def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.
         schedule.step()
         running = loss.item() if running is None else 0.98 * running + 0.02 * loss.item()
         if step % 250 == 0 or step == steps - 1:
-            print(f"step {step}: loss {running:.4f} ({time.time() - start:.0f} s)", flush=True)
+            print(f"step {step}: loss {running:.4f} ({time.time() - began:.0f} s)", flush=True)
     net.eval()
     fold_difference(net)
     example = torch.zeros(1, 6, 244, 340)
@@ -181,9 +197,12 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=24000)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--shadowed", type=float, default=0.0, help="share of windows given a tinted cast shadow")
+    parser.add_argument("--start", type=Path, help="a trained net (ONNX) to go on training, not a new one")
+    parser.add_argument("--rate", type=float, default=3e-3, help="the highest learning rate of the one cycle")
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    train(args.data, args.out, args.steps, shadowed=args.shadowed)
+    train(args.data, args.out, args.steps, seed=args.seed, shadowed=args.shadowed, start=args.start, rate=args.rate)
 
 
 if __name__ == "__main__":
