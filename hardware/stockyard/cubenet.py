@@ -6,9 +6,10 @@ snow. A person still sees them by their outline and their faces. The net looks a
 the empty yard's picture side by side, down to an eighth of the canvas where it sees about four cube
 sides around each pixel, so it can weigh those shapes too, and it learns what a cast shadow is not.
 
-It was trained on generated scenes from all five of the test suite's scene generators, each of which
-paints its boards, cubes, shadows and cameras its own way (see tests/vision/cubenet_training/). It runs
-through OpenCV's own dnn module, so the Pi needs nothing beyond OpenCV.
+It was trained on generated scenes from five of the test suite's scene generators (our two styles and the
+first three independent ones), each of which paints its boards, cubes, shadows and cameras its own way (see
+tests/vision/cubenet_training/); the fourth to sixth independent generators are held out from training. It
+runs through OpenCV's own dnn module, so the Pi needs nothing beyond OpenCV.
 """
 
 from __future__ import annotations
