@@ -1,0 +1,79 @@
+"""An arm reaching in against a lamp or a shadow at the edge of the picture (hardware/stockyard/arm.py)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.stockyard import YardReader, build_profile
+from hardware.stockyard.arm import arm_reaches_in, covers_the_print, grain
+from hardware.stockyard.count import ARM
+from hardware.stockyard.reader import edge_of_view
+from tests.vision.scenes import lamp_pool, scene_pair
+
+
+def _printed_ground(rng: np.random.Generator, shape: tuple[int, int] = (120, 160)) -> np.ndarray:
+    """Board colours (0 = marker black, 1 = paper white) with a print of blotches a few pixels across."""
+    blotches = cv2.GaussianBlur(rng.uniform(0, 1, (*shape, 3)).astype(np.float32), (0, 0), 1.5)
+    return np.asarray(0.25 + 1.5 * (blotches - blotches.mean()), np.float32).clip(0.05, 1.0)
+
+
+def _region(shape: tuple[int, int]) -> np.ndarray:
+    region = np.zeros(shape, bool)
+    region[20:100, 30:130] = True
+    return region
+
+
+def test_a_lamp_over_printed_ground_leaves_the_print_showing() -> None:
+    rng = np.random.default_rng(3)
+    then = _printed_ground(rng)
+    h, w = then.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    pool = 1 + 0.8 * np.exp(-((xx - 80) ** 2 + (yy - 60) ** 2) / (2 * 40.0 ** 2))  # up to 80 % brighter
+    warm = np.array([0.8, 1.0, 1.2], np.float32)  # and warmer (BGR)
+    now = np.asarray(then * pool[:, :, None] * warm + rng.normal(0, 0.01, then.shape), np.float32)
+    assert not covers_the_print(grain(now), grain(then), _region((h, w)))
+
+
+def test_a_plain_arm_over_printed_ground_covers_it() -> None:
+    rng = np.random.default_rng(4)
+    then = _printed_ground(rng)
+    now = then.copy()
+    region = _region(then.shape[:2])
+    now[region] = np.array([0.35, 0.5, 0.7], np.float32) + rng.normal(0, 0.01, (int(region.sum()), 3))
+    assert covers_the_print(grain(now), grain(then), region)
+
+
+def test_plain_ground_tells_nothing_so_a_change_there_counts_as_covered() -> None:
+    """Plain paper relit looks like plain skin laid on it: the safer guess is an arm."""
+    then = np.full((120, 160, 3), 0.6, np.float32)
+    now = then * 1.5
+    assert covers_the_print(grain(now), grain(then), _region(then.shape[:2]))
+
+
+def _arm_verdict(image: np.ndarray, calibration: np.ndarray) -> tuple[bool, str | None]:
+    reader = YardReader(build_profile(calibration))
+    seen = reader.read(image)
+    assert seen.frame is not None
+    compared = reader.compare(seen.frame)
+    view = reader.profile.view
+    reaches = arm_reaches_in(compared.colours, compared.empty.colours, compared.allowed,
+                             edge_of_view(seen.frame.valid), float(view.width * view.height))
+    return reaches, seen.reading.unsure
+
+
+def test_a_lamp_switched_on_at_the_side_of_the_table_is_no_arm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Main scene 6003 with a lamp's pool, 60 % brighter, over the right of the picture: the change since
+    calibration is large and comes in over the edge, as an arm's does, but the board's print shows through."""
+    import hardware.stockyard.arm as arm
+
+    pair = scene_pair(6003)
+    h, w = pair.play.image.shape[:2]
+    lit = lamp_pool(pair.play.image, (0.8 * w, 0.5 * h), 0.2 * w, 1.6)
+    reaches, unsure = _arm_verdict(lit, pair.calibration)
+    assert not reaches and unsure != ARM
+    # Premise: without looking at the print, the pool reads as an arm.
+    monkeypatch.setattr(arm, "COVERED", float("inf"))
+    reaches, unsure = _arm_verdict(lit, pair.calibration)
+    assert reaches and unsure == ARM
