@@ -28,6 +28,11 @@ SMOOTH = 7  # half-resolution pixels
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
+# The empty yard at half resolution, smoothed, as of the last call: the same for every frame read
+# against one empty yard (a reader hands over the same array each time), so it is worked out once.
+_last_empty: tuple[FloatImage, NDArray[np.float32], NDArray[np.float32]] | None = None
+
+
 def arm_reaches_in(colours: FloatImage, empty: FloatImage, allowed: NDArray[np.uint8], edge: NDArray[np.uint8],
                    yard_area: float) -> bool:
     """Whether a large changed region that covers the print touches the edge of the seen canvas. Runs at
@@ -38,8 +43,13 @@ def arm_reaches_in(colours: FloatImage, empty: FloatImage, allowed: NDArray[np.u
     def smooth_log(image: FloatImage) -> NDArray[np.float32]:
         return np.asarray(cv2.log(cv2.blur(np.maximum(image, 0), (SMOOTH, SMOOTH)) + DARK_FLOOR), np.float32)
 
-    now, then = half(colours), half(empty)
-    change = cv2.absdiff(smooth_log(now), smooth_log(then))
+    global _last_empty
+    if _last_empty is None or _last_empty[0] is not empty:
+        half_then = half(empty)
+        _last_empty = (empty, half_then, smooth_log(half_then))
+    _, then, smooth_then = _last_empty
+    now = half(colours)
+    change = cv2.absdiff(smooth_log(now), smooth_then)
     changed = (np.max(change, axis=2) > CHANGED) & (half(allowed) > 0)
     # Opening drops printed lines a nudged camera shifted and the specks of noise.
     changed_u8 = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, _OPEN)

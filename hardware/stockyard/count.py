@@ -12,6 +12,7 @@ which area alone is too loose for.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -564,7 +565,8 @@ SHAPE_WEIGHT = 10.0  # shape misfit (summed log side errors per part) against ar
 
 
 def _area_cost(cubes: float, n: int) -> float:
-    return float(0.5 * ((cubes - n) / (AREA_SPREAD * np.sqrt(n))) ** 2)
+    # math, not numpy: called thousands of times a frame on single numbers
+    return 0.5 * ((cubes - n) / (AREA_SPREAD * math.sqrt(n))) ** 2
 
 
 class _Shapes:
@@ -577,6 +579,7 @@ class _Shapes:
         self._pts: dict[int, NDArray[np.float32]] = {}
         self._solid: dict[int, float] = {}
         self._parts: dict[tuple[int, int], list[tuple[float, float]] | None] = {}
+        self._log_sides: dict[tuple[int, int], list[tuple[float, float] | None] | None] = {}
 
     def solid(self, i: int) -> float:
         if i not in self._solid:
@@ -619,6 +622,16 @@ class _Shapes:
         self._parts[(i, n)] = dims
         return dims
 
+    def log_sides(self, i: int, n: int) -> list[tuple[float, float] | None] | None:
+        """The logs of each part's width and height (as `parts`; None for a part too small to measure),
+        worked out once: every size tried compares them with its own side."""
+        if (i, n) not in self._log_sides:
+            dims = self.parts(i, n)
+            # + half a (halved) pixel: minAreaRect spans pixel centres
+            self._log_sides[(i, n)] = None if dims is None else [
+                (math.log(w + 0.5), math.log(h + 0.5)) if w > 0 else None for w, h in dims]
+        return self._log_sides[(i, n)]
+
     def _candidates(self, i: int, cubes: float, footprint: float) -> list[int] | None:
         """The cube numbers `number` weighs for footprint i, or None for a ragged lone cube."""
         if cubes >= 1.15 and self.solid(i) < 0.8 and _hull_area(self._feet[i]) < 1.5 * footprint:
@@ -645,15 +658,16 @@ class _Shapes:
         candidates = self._candidates(i, cubes, footprint)
         if candidates is None:
             return 1, 0.0  # a ragged lone cube: its outline, not its pixel count, is its size
-        side = (float(np.sqrt(footprint)) + 2.0) / 2  # the footprint area was measured one pixel inside the rim
+        side = (math.sqrt(footprint) + 2.0) / 2  # the footprint area was measured one pixel inside the rim
+        log_side = math.log(side)
         best, best_cost = candidates[0], float("inf")
         for n in candidates:
-            dims = self.parts(i, n)
-            if dims is None:
+            sides = self.log_sides(i, n)
+            if sides is None:
                 continue
-            misfit = sum(abs(np.log((w + 0.5) / side)) + abs(np.log((h + 0.5) / side)) if w > 0 else 4.0
-                         for w, h in dims) / n  # + half a (halved) pixel: minAreaRect spans pixel centres
-            cost = _area_cost(cubes, n) + SHAPE_WEIGHT * float(misfit)
+            misfit = sum(abs(part[0] - log_side) + abs(part[1] - log_side) if part is not None else 4.0
+                         for part in sides) / n
+            cost = _area_cost(cubes, n) + SHAPE_WEIGHT * misfit
             if cost < best_cost:
                 best, best_cost = n, cost
         return best, (best_cost if best_cost < float("inf") else UNSPLITTABLE)

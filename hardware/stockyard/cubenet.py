@@ -46,10 +46,16 @@ class CubeNet:
         if not model.is_file():  # OpenCV's own message names neither the file's purpose nor a remedy
             raise ModelMissing(f"the cube net's model is missing ({model}): reinstall tableassist")
         self._net = cv2.dnn.readNetFromONNX(str(model))
+        # The empty yard's planes are the same for every frame read against it: worked out once (a
+        # millisecond a frame). Kept by identity: the reader hands over the same array each time.
+        self._empty: FloatImage | None = None
+        self._empty_planes: list[NDArray[np.floating]] = []
 
     def logits(self, colours: FloatImage, empty: FloatImage) -> NDArray[np.float32]:
         """A logit for each pixel of `colours`, a frame's canvas, against `empty`, the empty yard's."""
-        planes = [*cv2.split(features(colours)), *cv2.split(features(empty))]
+        if empty is not self._empty:
+            self._empty, self._empty_planes = empty, [np.asarray(p) for p in cv2.split(features(empty))]
+        planes = [*cv2.split(features(colours)), *self._empty_planes]
         self._net.setInput(np.stack(planes)[None])  # one picture, its six channels first
         half = self._net.forward()[0, 0]  # the net answers at half the canvas's resolution
         height, width = colours.shape[:2]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -74,6 +75,17 @@ def edge_of_view(valid: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return np.asarray(cv2.bitwise_and(valid, cv2.bitwise_not(inner)), np.uint8)
 
 
+_worker: ThreadPoolExecutor | None = None
+
+
+def _net_worker() -> ThreadPoolExecutor:
+    """One thread for the cube net, shared by every reader (each reads one frame at a time)."""
+    global _worker
+    if _worker is None:
+        _worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cube-net")
+    return _worker
+
+
 class YardReader:
     """Counts cubes in single frames against one empty-yard profile."""
 
@@ -102,9 +114,11 @@ class YardReader:
         compared = self.compare(frame)
         colours = compared.colours
         # The whole canvas, not just the yard: an arm reaching in is told by where it enters the picture.
-        logits = self._cube_net.logits(colours, compared.empty.colours)
-        mask = np.where((logits > CUBE_LOGIT) & (compared.allowed > 0), 255, 0).astype(np.uint8)
+        # The net is a third of a frame's time and lets go of Python while it runs: what needs no mask is
+        # worked out meanwhile, on another core.
+        net = _net_worker().submit(self._cube_net.logits, colours, compared.empty.colours)
         edge = edge_of_view(frame.valid)
+        reaches_in = arm_reaches_in(colours, compared.empty.colours, compared.allowed, edge, self._yard_area)
         # Colours for classifying: this frame's own marker white, unless its paper clipped and the
         # calibration's did not; then the colours matched to the empty yard are the truer ones.
         matched = frame.reference.clipped and not self.profile.clipped
@@ -116,6 +130,8 @@ class YardReader:
             # exact; the trained generators' 1800 cached and fresh scenes unchanged, fourth and fifth too).
             clipped = np.any(saturated(frame.canvas), axis=2, keepdims=True)
             truest = np.asarray(np.where(clipped, np.maximum(colours, frame.colours), colours), np.float32)
+        logits = net.result()
+        mask = np.where((logits > CUBE_LOGIT) & (compared.allowed > 0), 255, 0).astype(np.uint8)
         slack = 0.02 * view.width
         yard = (view.margin - slack, view.margin - slack, view.margin + view.width + slack,
                 view.margin + view.height + slack)
@@ -124,8 +140,7 @@ class YardReader:
         # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
         count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX,
                             marker_reach(frame.sighting, frame.to_canvas), light)
-        if count.unsure is None and arm_reaches_in(colours, compared.empty.colours, compared.allowed, edge,
-                                                   self._yard_area):
+        if count.unsure is None and reaches_in:
             count.unsure, count.confidence = ARM, min(count.confidence, UNSURE_CONFIDENCE)
         reading = _with_counts(count.counts(), round(count.confidence, 3), count.unsure)
         return FrameReading(reading, count, frame, mask)
