@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -84,6 +85,15 @@ def _net_worker() -> ThreadPoolExecutor:
     if _worker is None:
         _worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cube-net")
     return _worker
+
+
+def _forget_worker() -> None:
+    global _worker
+    _worker = None
+
+
+# A forked child has none of its parent's threads: it must start its own worker, not wait on a dead one.
+os.register_at_fork(after_in_child=_forget_worker)
 
 
 class YardReader:
