@@ -35,8 +35,14 @@ _last_empty: tuple[FloatImage, NDArray[np.float32], NDArray[np.float32]] | None 
 
 def arm_reaches_in(colours: FloatImage, empty: FloatImage, allowed: NDArray[np.uint8], edge: NDArray[np.uint8],
                    yard_area: float) -> bool:
-    """Whether a large changed region that covers the print touches the edge of the seen canvas. Runs at
-    half resolution."""
+    """Whether a large changed region that covers the print touches the edge of the seen canvas."""
+    return arm_region(colours, empty, allowed, edge, yard_area) is not None
+
+
+def arm_region(colours: FloatImage, empty: FloatImage, allowed: NDArray[np.uint8], edge: NDArray[np.uint8],
+               yard_area: float) -> NDArray[np.uint8] | None:
+    """Where something reaches in over the edge of the seen canvas (255 there, canvas-sized), or None.
+    Worked out at half resolution."""
     def half(image: NDArray[np.float32] | NDArray[np.uint8]) -> NDArray[np.float32]:
         return np.asarray(cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), np.float32)
 
@@ -58,9 +64,14 @@ def arm_reaches_in(colours: FloatImage, empty: FloatImage, allowed: NDArray[np.u
     least = ARM_SHARE * yard_area / 4  # four canvas pixels to each at half resolution
     large = [label for label in at_edge if label > 0 and stats[label, cv2.CC_STAT_AREA] >= least]
     if not large:
-        return False
+        return None
     now_grain, then_grain = grain(now), grain(then)
-    return any(covers_the_print(now_grain, then_grain, labels == label) for label in large)
+    arms = [label for label in large if covers_the_print(now_grain, then_grain, labels == label)]
+    if not arms:
+        return None
+    region = np.isin(labels, arms).astype(np.uint8) * 255
+    height, width = edge.shape[:2]
+    return np.asarray(cv2.resize(region, (width, height), interpolation=cv2.INTER_NEAREST), np.uint8)
 
 
 # Measured on the cached scenes of eight generators (853 without a hand, 72 with one; the sixth's 120 and

@@ -1,4 +1,5 @@
-"""The debug view: the warped yard with every cube outlined in its class colour (for a person to check)."""
+"""The debug view: the warped yard with every cube outlined in its class colour, and the outline of
+whatever reaches in over the edge when that made the reading unsure (for a person to check)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from numpy.typing import NDArray
 
 from hardware.stockyard.classify import OUTLINE
 from hardware.stockyard.reader import FrameReading
+
+ARM_OUTLINE = (255, 0, 255)  # BGR magenta: no cube's outline colour
 
 
 def debug_view(result: FrameReading, scale: int = 2) -> NDArray[np.uint8] | None:
@@ -23,6 +26,11 @@ def debug_view(result: FrameReading, scale: int = 2) -> NDArray[np.uint8] | None
             hull = (cube.outline * scale).astype(np.int32)
             cv2.polylines(canvas, [hull], True, (0, 0, 0), 4, cv2.LINE_AA)  # dark halo: white outlines show
             cv2.polylines(canvas, [hull], True, colour, 2, cv2.LINE_AA)
+    if result.arm is not None:
+        region = cv2.resize(result.arm, (canvas.shape[1], canvas.shape[0]), interpolation=cv2.INTER_NEAREST)
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(canvas, contours, -1, (0, 0, 0), 4, cv2.LINE_AA)
+        cv2.drawContours(canvas, contours, -1, ARM_OUTLINE, 2, cv2.LINE_AA)
     reading = result.reading
     text = f"iron {reading.iron}  stone {reading.stone}  coal {reading.coal}  event {reading.event}"
     text += f"  conf {reading.confidence:.2f}"

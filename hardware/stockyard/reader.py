@@ -14,7 +14,7 @@ import numpy as np
 import numpy.ma  # noqa: F401  # numpy imports it on first use of np.unique and others: 15 ms of a first frame
 from numpy.typing import NDArray
 
-from hardware.stockyard.arm import arm_reaches_in
+from hardware.stockyard.arm import arm_region
 from hardware.stockyard.classify import KINDS
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.count import ARM, UNSURE_CONFIDENCE, CubeCount, count_cubes
@@ -59,6 +59,7 @@ class FrameReading:
     count: CubeCount | None = None
     frame: PreparedFrame | None = None
     mask: NDArray[np.uint8] | None = None
+    arm: NDArray[np.uint8] | None = None  # where something reaches in, when that made the reading unsure
 
 
 # A pixel is a cube where the net is this sure (a logit of 0.7 is two to one). At even odds its masks are
@@ -128,7 +129,7 @@ class YardReader:
         # worked out meanwhile, on another core.
         net = _net_worker().submit(self._cube_net.logits, colours, compared.empty.colours)
         edge = edge_of_view(frame.valid)
-        reaches_in = arm_reaches_in(colours, compared.empty.colours, compared.allowed, edge, self._yard_area)
+        arm = arm_region(colours, compared.empty.colours, compared.allowed, edge, self._yard_area)
         # Colours for classifying: this frame's own marker white, unless its paper clipped and the
         # calibration's did not; then the colours matched to the empty yard are the truer ones.
         matched = frame.reference.clipped and not self.profile.clipped
@@ -150,10 +151,12 @@ class YardReader:
         # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
         count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX,
                             marker_reach(frame.sighting, frame.to_canvas), light)
-        if count.unsure is None and reaches_in:
+        if count.unsure is None and arm is not None:
             count.unsure, count.confidence = ARM, min(count.confidence, UNSURE_CONFIDENCE)
+        if count.unsure != ARM:
+            arm = None  # unsure for another reason: the debug view shows no region that did not count
         reading = _with_counts(count.counts(), round(count.confidence, 3), count.unsure)
-        return FrameReading(reading, count, frame, mask)
+        return FrameReading(reading, count, frame, mask, arm)
 
     def compare(self, frame: PreparedFrame) -> Comparison:
         """This frame and the empty yard, made alike in gain and sharpness, where both are seen."""

@@ -77,3 +77,23 @@ def test_a_lamp_switched_on_at_the_side_of_the_table_is_no_arm(monkeypatch: pyte
     monkeypatch.setattr(arm, "COVERED", float("inf"))
     reaches, unsure = _arm_verdict(lit, pair.calibration)
     assert reaches and unsure == ARM
+
+
+def test_the_debug_view_outlines_what_reaches_in() -> None:
+    """Main scene 6001 with a hand: the reading is unsure, the region is where the arm comes in over the
+    edge of the picture, and the debug view outlines it; without the hand there is no region and no outline."""
+    from hardware.stockyard.debug import ARM_OUTLINE, debug_view
+
+    outlined = []
+    for hand in (False, True):
+        pair = scene_pair(6001, hand=hand)
+        seen = YardReader(build_profile(pair.calibration)).read(pair.play.image)
+        assert seen.frame is not None
+        assert (seen.arm is not None) == hand == (seen.reading.unsure == ARM)
+        if seen.arm is not None:
+            assert seen.arm.shape == seen.frame.valid.shape
+            assert np.any((seen.arm > 0) & (edge_of_view(seen.frame.valid) > 0))  # it comes in over the edge
+        view = debug_view(seen)
+        assert view is not None
+        outlined.append(int(np.count_nonzero(np.all(view == ARM_OUTLINE, axis=2))))
+    assert outlined[0] == 0 and outlined[1] > 100
