@@ -28,50 +28,59 @@ SMOOTH = 7  # half-resolution pixels
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
-# The empty yard at half resolution, smoothed, as of the last call: the same for every frame read
-# against one empty yard (a reader hands over the same array each time), so it is worked out once.
-_last_empty: tuple[FloatImage, NDArray[np.float32], NDArray[np.float32]] | None = None
+def _half(image: NDArray[np.float32] | NDArray[np.uint8]) -> NDArray[np.float32]:
+    return np.asarray(cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), np.float32)
+
+
+def _smooth_log(image: FloatImage) -> NDArray[np.float32]:
+    return np.asarray(cv2.log(cv2.blur(np.maximum(image, 0), (SMOOTH, SMOOTH)) + DARK_FLOOR), np.float32)
+
+
+class ArmWatch:
+    """Looks for an arm reaching in, frame after frame, against the empty yard.
+
+    The empty yard at half resolution, smoothed, is the same for every frame read against it: it is
+    worked out once and kept (by identity: a reader hands over the same array each time). One watch
+    per reader, like its cube net, so two readers never see each other's empty yard.
+    """
+
+    def __init__(self) -> None:
+        self._empty: FloatImage | None = None
+        self._then: NDArray[np.float32] = np.zeros((0, 0, 3), np.float32)
+        self._smooth_then: NDArray[np.float32] = self._then
+
+    def region(self, colours: FloatImage, empty: FloatImage, allowed: NDArray[np.uint8], edge: NDArray[np.uint8],
+               yard_area: float) -> NDArray[np.uint8] | None:
+        """Where something reaches in over the edge of the seen canvas (255 there, canvas-sized), or None.
+        Worked out at half resolution."""
+        if empty is not self._empty:
+            self._empty, self._then = empty, _half(empty)
+            self._smooth_then = _smooth_log(self._then)
+        then = self._then
+        now = _half(colours)
+        change = cv2.absdiff(_smooth_log(now), self._smooth_then)
+        changed = (np.max(change, axis=2) > CHANGED) & (_half(allowed) > 0)
+        # Opening drops printed lines a nudged camera shifted and the specks of noise.
+        changed_u8 = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(changed_u8, connectivity=8)
+        at_edge = np.unique(labels[(_half(edge) > 0) & (changed_u8 > 0)])
+        least = ARM_SHARE * yard_area / 4  # four canvas pixels to each at half resolution
+        large = [label for label in at_edge if label > 0 and stats[label, cv2.CC_STAT_AREA] >= least]
+        if not large:
+            return None
+        now_grain, then_grain = grain(now), grain(then)
+        arms = [label for label in large if covers_the_print(now_grain, then_grain, labels == label)]
+        if not arms:
+            return None
+        region = np.isin(labels, arms).astype(np.uint8) * 255
+        height, width = edge.shape[:2]
+        return np.asarray(cv2.resize(region, (width, height), interpolation=cv2.INTER_NEAREST), np.uint8)
 
 
 def arm_reaches_in(colours: FloatImage, empty: FloatImage, allowed: NDArray[np.uint8], edge: NDArray[np.uint8],
                    yard_area: float) -> bool:
     """Whether a large changed region that covers the print touches the edge of the seen canvas."""
-    return arm_region(colours, empty, allowed, edge, yard_area) is not None
-
-
-def arm_region(colours: FloatImage, empty: FloatImage, allowed: NDArray[np.uint8], edge: NDArray[np.uint8],
-               yard_area: float) -> NDArray[np.uint8] | None:
-    """Where something reaches in over the edge of the seen canvas (255 there, canvas-sized), or None.
-    Worked out at half resolution."""
-    def half(image: NDArray[np.float32] | NDArray[np.uint8]) -> NDArray[np.float32]:
-        return np.asarray(cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), np.float32)
-
-    def smooth_log(image: FloatImage) -> NDArray[np.float32]:
-        return np.asarray(cv2.log(cv2.blur(np.maximum(image, 0), (SMOOTH, SMOOTH)) + DARK_FLOOR), np.float32)
-
-    global _last_empty
-    if _last_empty is None or _last_empty[0] is not empty:
-        half_then = half(empty)
-        _last_empty = (empty, half_then, smooth_log(half_then))
-    _, then, smooth_then = _last_empty
-    now = half(colours)
-    change = cv2.absdiff(smooth_log(now), smooth_then)
-    changed = (np.max(change, axis=2) > CHANGED) & (half(allowed) > 0)
-    # Opening drops printed lines a nudged camera shifted and the specks of noise.
-    changed_u8 = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(changed_u8, connectivity=8)
-    at_edge = np.unique(labels[(half(edge) > 0) & (changed_u8 > 0)])
-    least = ARM_SHARE * yard_area / 4  # four canvas pixels to each at half resolution
-    large = [label for label in at_edge if label > 0 and stats[label, cv2.CC_STAT_AREA] >= least]
-    if not large:
-        return None
-    now_grain, then_grain = grain(now), grain(then)
-    arms = [label for label in large if covers_the_print(now_grain, then_grain, labels == label)]
-    if not arms:
-        return None
-    region = np.isin(labels, arms).astype(np.uint8) * 255
-    height, width = edge.shape[:2]
-    return np.asarray(cv2.resize(region, (width, height), interpolation=cv2.INTER_NEAREST), np.uint8)
+    return ArmWatch().region(colours, empty, allowed, edge, yard_area) is not None
 
 
 # Measured on the cached scenes of eight generators (853 without a hand, 72 with one; the sixth's 120 and

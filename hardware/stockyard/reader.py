@@ -14,7 +14,7 @@ import numpy as np
 import numpy.ma  # noqa: F401  # numpy imports it on first use of np.unique and others: 15 ms of a first frame
 from numpy.typing import NDArray
 
-from hardware.stockyard.arm import arm_region
+from hardware.stockyard.arm import ArmWatch
 from hardware.stockyard.classify import KINDS
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.count import ARM, UNSURE_CONFIDENCE, CubeCount, count_cubes
@@ -109,6 +109,7 @@ class YardReader:
         self._blurred: dict[float, EmptyYard] = {}
         self._softer_lum: dict[float, NDArray[np.float32]] = {}
         self._cube_net = CubeNet()
+        self._arm_watch = ArmWatch()
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
         view = self.profile.view
@@ -129,7 +130,7 @@ class YardReader:
         # worked out meanwhile, on another core.
         net = _net_worker().submit(self._cube_net.logits, colours, compared.empty.colours)
         edge = edge_of_view(frame.valid)
-        arm = arm_region(colours, compared.empty.colours, compared.allowed, edge, self._yard_area)
+        arm = self._arm_watch.region(colours, compared.empty.colours, compared.allowed, edge, self._yard_area)
         # Colours for classifying: this frame's own marker white, unless its paper clipped and the
         # calibration's did not; then the colours matched to the empty yard are the truer ones.
         matched = frame.reference.clipped and not self.profile.clipped
