@@ -81,10 +81,11 @@ _worker: ThreadPoolExecutor | None = None
 
 
 def _net_worker() -> ThreadPoolExecutor:
-    """One thread for the cube net, shared by every reader (each reads one frame at a time)."""
+    """Threads for the cube net, shared by every reader. Each reader reads one frame at a time; readers
+    on several threads (a batch of images counted side by side) get a net thread each, up to one per core."""
     global _worker
     if _worker is None:
-        _worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cube-net")
+        _worker = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="cube-net")
     return _worker
 
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tableassist.errors import UserError
+
+if TYPE_CHECKING:
+    from hardware.stockyard import YardReader
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -50,43 +54,53 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _count(args: argparse.Namespace) -> int:
-    import cv2
+    from hardware.stockyard import load_profile
+    from hardware.stockyard.batch import ReaderPool
 
-    from calibration.vision import read_image
-    from hardware.stockyard import YardReader, load_profile
-    from hardware.stockyard.debug import debug_view
-
-    reader = YardReader(load_profile(args.calibration))  # without the cube net's model: one line (ModelMissing)
+    profile = load_profile(args.calibration)
+    # One reader per core, no more than there are images: each loads its own cube net.
+    readers = ReaderPool(profile, min(len(args.images), os.cpu_count() or 1))  # no model: one line (ModelMissing)
     if args.debug is not None:
         try:
             args.debug.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise UserError(f"cannot create the debug folder {args.debug}: {err.strerror or err}") from err
     failed = 0
-    for index, path in enumerate(args.images):
-        try:
-            image = read_image(path)
-        except UserError as err:
-            print(f"tableassist vision: {err}", file=sys.stderr)
+    jobs = enumerate(args.images)
+    for record, error in readers.map(lambda reader, job: _count_image(reader, *job, args.debug), jobs):
+        if record is None:
+            print(f"tableassist vision: {error}", file=sys.stderr)
             failed += 1
-            continue
-        result = reader.read(image)
-        reading = result.reading
-        if result.frame is None:  # not all four markers: no geometry, so no count at all
-            print(f"tableassist vision: {path}: {reading.unsure}", file=sys.stderr)
-            failed += 1
-            continue
-        record: dict[str, Any] = {"image": str(path), **reading.counts(), "confidence": reading.confidence}
-        if reading.unsure:
-            record["unsure"] = reading.unsure
-        if args.json:
+        elif args.json:
             print(json.dumps(record), flush=True)
         else:
-            counts = ", ".join(f"{kind} {reading.counts()[kind]}" for kind in ("iron", "stone", "coal", "event"))
-            note = f"; unsure: {reading.unsure}" if reading.unsure else ""
-            print(f"{path}: {counts} (confidence {reading.confidence:.2f}{note})", flush=True)
-        if args.debug is not None:
-            view = debug_view(result)
-            if view is not None:
-                cv2.imwrite(str(args.debug / f"{index:03d}-{path.stem}.png"), view)
+            counts = ", ".join(f"{kind} {record[kind]}" for kind in ("iron", "stone", "coal", "event"))
+            note = f"; unsure: {record['unsure']}" if "unsure" in record else ""
+            print(f"{record['image']}: {counts} (confidence {record['confidence']:.2f}{note})", flush=True)
     return 1 if failed else 0
+
+
+def _count_image(reader: YardReader, index: int, path: Path,
+                 debug: Path | None) -> tuple[dict[str, Any] | None, str | None]:
+    """One image's record, or None and why it could not be read."""
+    import cv2
+
+    from calibration.vision import read_image
+    from hardware.stockyard.debug import debug_view
+
+    try:
+        image = read_image(path)
+    except UserError as err:
+        return None, str(err)
+    result = reader.read(image)
+    reading = result.reading
+    if result.frame is None:  # not all four markers: no geometry, so no count at all
+        return None, f"{path}: {reading.unsure}"
+    record: dict[str, Any] = {"image": str(path), **reading.counts(), "confidence": reading.confidence}
+    if reading.unsure:
+        record["unsure"] = reading.unsure
+    if debug is not None:
+        view = debug_view(result)
+        if view is not None:
+            cv2.imwrite(str(debug / f"{index:03d}-{path.stem}.png"), view)
+    return record, None

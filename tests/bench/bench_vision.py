@@ -24,6 +24,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from hardware.stockyard import YardReader, build_profile  # noqa: E402
+from hardware.stockyard.batch import ReaderPool  # noqa: E402
 from hardware.stockyard.frame import prepare, to_gray  # noqa: E402
 from hardware.stockyard.markers import find_markers  # noqa: E402
 from tests.vision.scenes import lamp_pool, scene_pair  # noqa: E402
@@ -76,6 +77,32 @@ def timing(name: str, pairs: Sequence[_Pair], threads: int = 1) -> None:
           f"max {max(whole):.1f}  [markers {statistics.median(markers):.1f}, "
           f"warp+colour {statistics.median(warp):.1f}]; first frame after calibrating: median "
           f"{statistics.median(first):.1f}, max {max(first):.1f}")
+
+
+def batch_timing(name: str, pairs: Sequence[_Pair], threads: int) -> None:
+    """A batch of frames read against one calibration (as `tableassist vision count` reads its images):
+    one reader alone, then one per core side by side (`ReaderPool`). Each scene's play frame eight times."""
+    default = cv2.getNumThreads()
+    cv2.setNumThreads(threads)
+    alone = side_by_side = 0.0
+    frames = 0
+    for pair in pairs:
+        profile = build_profile(pair.calibration)
+        batch = [pair.play.image] * 8
+        reader, pool = YardReader(profile), ReaderPool(profile)
+        reader.read(batch[0])
+        list(pool.map(lambda r, image: r.read(image), batch[:pool.size]))  # each reader's first frame
+        t0 = time.perf_counter()
+        for image in batch:
+            reader.read(image)
+        t1 = time.perf_counter()
+        list(pool.map(lambda r, image: r.read(image), batch))
+        t2 = time.perf_counter()
+        alone, side_by_side, frames = alone + t1 - t0, side_by_side + t2 - t1, frames + len(batch)
+    cv2.setNumThreads(default)
+    print(f"{name}: ms per 1280x720 frame in a batch ({threads} OpenCV threads): "
+          f"one reader {1000 * alone / frames:.1f}, "
+          f"{pool.size} readers side by side {1000 * side_by_side / frames:.1f}")
 
 
 def accuracy(name: str, pairs: Sequence[_Pair]) -> None:
@@ -167,6 +194,7 @@ def main() -> None:
     timing("second independent style", blind_set[:20])
     timing("third independent style", third_set[:20])
     timing("third independent style, OpenCV's default threads", third_set[:20], threads=default_threads)
+    batch_timing("main and sixth styles", main_set[:10] + sixth_set[:10], threads=default_threads)
     timing("fourth independent style", fourth_set[:20])
     timing("fifth independent style", fifth_set[:20])
     timing("sixth independent style (held out)", sixth_set[:20])
