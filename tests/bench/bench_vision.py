@@ -194,7 +194,7 @@ def main() -> None:
     timing("second independent style", blind_set[:20])
     timing("third independent style", third_set[:20])
     timing("third independent style, OpenCV's default threads", third_set[:20], threads=default_threads)
-    batch_timing("main and sixth styles", main_set[:10] + sixth_set[:10], threads=default_threads)
+    batch_timing("main and sixth styles", [*main_set[:10], *sixth_set[:10]], threads=default_threads)
     timing("fourth independent style", fourth_set[:20])
     timing("fifth independent style", fifth_set[:20])
     timing("sixth independent style (held out)", sixth_set[:20])
