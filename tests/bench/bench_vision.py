@@ -24,9 +24,9 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from hardware.stockyard import YardReader, build_profile  # noqa: E402
-from hardware.stockyard.batch import ReaderPool  # noqa: E402
 from hardware.stockyard.frame import prepare, to_gray  # noqa: E402
 from hardware.stockyard.markers import find_markers  # noqa: E402
+from hardware.stockyard.pool import ReaderPool  # noqa: E402
 from tests.vision.scenes import lamp_pool, scene_pair  # noqa: E402
 from tests.vision.scenes_alt import alt_scene_pair  # noqa: E402
 from tests.vision.scenes_blind import blind_scene_pair  # noqa: E402

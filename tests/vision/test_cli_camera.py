@@ -215,3 +215,11 @@ def test_the_demo_without_the_cube_nets_model_passes_counts_through_and_says_why
     monkeypatch.setattr(reader, "CubeNet", lambda: cubenet.CubeNet(tmp_path / "gone.onnx"))
     said = demo._attach_camera()
     assert "counts passed through" in said and "reinstall" in said and isinstance(demo.camera, CountingCamera)
+
+
+def test_the_session_camera_says_when_the_camera_gives_no_picture() -> None:
+    profile = build_profile(shoot(plain_scene()))
+    camera = CameraYardReader(SimulatedCamera([shoot(plain_scene())], loop=False), profile, steady=3)
+    reading = camera.read_yard()
+    assert reading.unsure == "the camera gave no picture"
+    assert reading.counts() == {"iron": 0, "stone": 0, "coal": 0, "event": 0}

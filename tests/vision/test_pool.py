@@ -1,13 +1,14 @@
-"""Reading a batch of frames side by side: the same readings as one reader alone, in the frames' order."""
+"""Frames read side by side: the same readings as one reader alone, in the frames' order."""
 
 from __future__ import annotations
 
+import itertools
 import threading
+from collections.abc import Iterator
 
 import numpy as np
 
-from hardware.stockyard import YardReader, build_profile
-from hardware.stockyard.batch import ReaderPool
+from hardware.stockyard import ReaderPool, YardReader, build_profile
 from hardware.stockyard.reader import FrameReading
 from tests.vision.conftest import plain_scene, shoot
 from tests.vision.scenes import place
@@ -55,3 +56,22 @@ def test_readers_side_by_side_answer_as_one_reader_alone_in_order() -> None:
     side_by_side = [result.reading for result in pool.map(read, shots[:4])]
     side_by_side += [result.reading for result in pool.map(lambda reader, shot: reader.read(shot), shots[4:])]
     assert side_by_side == alone
+
+
+
+def test_no_more_frames_are_taken_than_there_are_readers_to_read_them() -> None:
+    profile = build_profile(shoot(plain_scene()))
+    shots = frames()
+    taken: list[int] = []
+
+    def endless() -> Iterator[np.ndarray]:
+        for i in itertools.count():
+            taken.append(i)
+            yield shots[i % len(shots)]
+
+    results = ReaderPool(profile, size=2).map(lambda reader, shot: reader.read(shot).reading, endless())
+    first = next(results)
+    assert first.counts() == YardReader(profile).read(shots[0]).reading.counts()
+    assert taken == [0, 1]  # the first answer waited for; the second frame being read meanwhile
+    results.close()  # given up: nothing more is taken
+    assert taken == [0, 1]
