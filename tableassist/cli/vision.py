@@ -54,8 +54,7 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _count(args: argparse.Namespace) -> int:
-    from hardware.stockyard import load_profile
-    from hardware.stockyard.pool import ReaderPool
+    from hardware.stockyard import ReaderPool, load_profile
 
     profile = load_profile(args.calibration)
     # One reader per core, no more than there are images: each loads its own cube net.
