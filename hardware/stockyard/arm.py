@@ -78,12 +78,6 @@ class ArmWatch:
         return np.asarray(cv2.resize(region, (width, height), interpolation=cv2.INTER_NEAREST), np.uint8)
 
 
-def arm_reaches_in(colours: FloatImage, empty: FloatImage, allowed: NDArray[np.uint8], edge: NDArray[np.uint8],
-                   yard_area: float) -> bool:
-    """Whether a large changed region that covers the print touches the edge of the seen canvas."""
-    return ArmWatch().region(colours, empty, allowed, edge, yard_area) is not None
-
-
 # Measured on the cached scenes of eight generators (853 without a hand, 72 with one; the sixth's 120 and
 # the fifth's 150 never tuned on before): a region a lamp or a shadow changed gives slopes from -0.33 to
 # +0.35, an arm's from -0.5 to -0.9. Without this test 66 of the 853 read "something reaches in", with it 8;

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from hardware.stockyard import YardReader, build_profile
-from hardware.stockyard.arm import arm_reaches_in, covers_the_print, grain
+from hardware.stockyard.arm import ArmWatch, covers_the_print, grain
 from hardware.stockyard.count import ARM
 from hardware.stockyard.reader import edge_of_view
 from tests.vision.scenes import lamp_pool, scene_pair
@@ -58,9 +58,9 @@ def _arm_verdict(image: np.ndarray, calibration: np.ndarray) -> tuple[bool, str 
     assert seen.frame is not None
     compared = reader.compare(seen.frame)
     view = reader.profile.view
-    reaches = arm_reaches_in(compared.colours, compared.empty.colours, compared.allowed,
-                             edge_of_view(seen.frame.valid), float(view.width * view.height))
-    return reaches, seen.reading.unsure
+    region = ArmWatch().region(compared.colours, compared.empty.colours, compared.allowed,
+                               edge_of_view(seen.frame.valid), float(view.width * view.height))
+    return region is not None, seen.reading.unsure
 
 
 def test_a_lamp_switched_on_at_the_side_of_the_table_is_no_arm(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -511,7 +511,7 @@ def test_a_bare_forearm_the_cube_net_leaves_unmarked_still_makes_the_reading_uns
     """Main scene 6001 with a hand: the net marks the fingers over the cubes but not the plain brown arm
     that brings them in from the picture's edge, so no blob of its own reaches the edge; the change since
     the empty yard does."""
-    from hardware.stockyard.arm import arm_reaches_in
+    from hardware.stockyard.arm import ArmWatch
     from hardware.stockyard.count import ARM
     from hardware.stockyard.reader import edge_of_view
     from tests.vision.scenes import scene_pair
@@ -523,9 +523,9 @@ def test_a_bare_forearm_the_cube_net_leaves_unmarked_still_makes_the_reading_uns
         assert seen.count is not None and seen.frame is not None
         compared = reader.compare(seen.frame)
         edge = edge_of_view(seen.frame.valid)
-        reaches = arm_reaches_in(compared.colours, compared.empty.colours, compared.allowed, edge,
-                                 float(reader.profile.view.width * reader.profile.view.height))
-        assert reaches == hand
+        region = ArmWatch().region(compared.colours, compared.empty.colours, compared.allowed, edge,
+                                   float(reader.profile.view.width * reader.profile.view.height))
+        assert (region is not None) == hand
         assert (seen.reading.unsure == ARM) == hand
 
 
