@@ -43,7 +43,8 @@ def main() -> None:
             continue
         partial = path.with_suffix(".partial")  # renamed when whole: a stopped run leaves no half-written scene
         with partial.open("wb") as out:
-            np.savez_compressed(out, now=scene.now, empty=scene.empty, allowed=scene.allowed, cubes=scene.cubes)
+            np.savez_compressed(out, now=scene.now, empty=scene.empty, allowed=scene.allowed, cubes=scene.cubes,
+                                centres=scene.centres)
         partial.rename(path)
         print(f"{name} {seed}: {int(scene.cubes.sum())} cube pixels", flush=True)
 

@@ -50,6 +50,16 @@ class LabelledScene:
     empty: NDArray[np.float16]  # the empty yard's, matched to it
     allowed: NDArray[np.uint8]  # where the reader looks: the yard seen in both pictures, markers left out
     cubes: NDArray[np.uint8]  # 1 where a cube is seen
+    centres: NDArray[np.float32]  # each seen cube's middle (x, y) on the canvas, and its seen pixels: N × 3
+
+
+def _painted_ids(shape: tuple[int, ...], hulls: list[NDArray[np.float64]]) -> NDArray[np.int32]:
+    """Which cube (1, 2, …) each pixel shows, the outlines filled far to near as the generators paint."""
+    ids = np.zeros(shape[:2], np.int32)
+    for k, pts in enumerate(hulls, start=1):
+        hull = cv2.convexHull(np.round(pts * 16).astype(np.int32))
+        cv2.fillConvexPoly(ids, hull, k, cv2.LINE_8, shift=4)
+    return ids
 
 
 def _changed(before: NDArray[Any], after: NDArray[Any]) -> NDArray[np.bool_]:
@@ -57,19 +67,40 @@ def _changed(before: NDArray[Any], after: NDArray[Any]) -> NDArray[np.bool_]:
 
 
 @contextlib.contextmanager
-def _cube_pixels(found: dict[str, NDArray[np.bool_]]) -> Iterator[None]:
+def _cube_pixels(found: dict[str, NDArray[Any]]) -> Iterator[None]:
     """While open, each generator's play shot leaves its cube pixels (frame coordinates) in found["cubes"]."""
     main_draw, indep_draw, blind_shoot = yard_render._draw_cubes, indep._draw_cube, blind._shoot
+    third_draw = third._draw_cubes
 
     def main_cubes(frame: Any, scene: Any, centre: Any) -> None:
         before = frame.copy()
         main_draw(frame, scene, centre)
         found["cubes"] = _changed(before, frame)
+        order = sorted(scene.cubes, key=lambda c: -float(np.hypot(c.x_mm - centre[0], c.y_mm - centre[1])))
+        hulls = []
+        for cube in order:  # as yard_render draws them
+            a, half = np.radians(cube.angle_deg), scene.cube_mm / 2
+            u, v = np.array([np.cos(a), np.sin(a)]) * half, np.array([-np.sin(a), np.cos(a)]) * half
+            foot = [np.array([cube.x_mm, cube.y_mm]) + du + dv for du, dv in ((-u, -v), (u, -v), (u, v), (-u, v))]
+            corners = [[x, y, z] for x, y in foot for z in (0.0, -scene.cube_mm)]
+            hulls.append(yard_render.project(np.array(corners), scene))
+        if hulls:  # the calibration shot has none
+            found["ids"] = _painted_ids(frame.shape, hulls)
 
     def indep_cube(img: Any, view: Any, cube: Any, light: Any) -> None:
         before = img.copy()
         indep_draw(img, view, cube, light)
-        found["cubes"] = found.get("cubes", np.zeros(img.shape[:2], bool)) | _changed(before, img)
+        drawn = _changed(before, img)
+        found["cubes"] = found.get("cubes", np.zeros(img.shape[:2], bool)) | drawn
+        ids = found.setdefault("ids", np.zeros(img.shape[:2], np.int32))
+        ids[drawn] = int(ids.max()) + 1
+
+    def third_cubes(img: Any, cubes: Any, cam: Any, sun: Any, grains: Any) -> Any:
+        mask = third_draw(img, cubes, cam, sun, grains)
+        order = sorted(cubes, key=lambda c: -float(np.linalg.norm(np.append(c.centre, -c.size / 2) - cam.C)))
+        if order:
+            found["ids"] = _painted_ids(img.shape, [cam.project(c.vertices()) for c in order])
+        return mask
 
     def blind_shot(rng: Any, board: Any, cam: Any, light: Any, cubes: Any, optics: Any, hand: Any) -> Any:
         # The blind generator draws on a supersampled, undistorted canvas: its cube pixels take the
@@ -81,6 +112,9 @@ def _cube_pixels(found: dict[str, NDArray[np.bool_]]) -> Iterator[None]:
         before = canvas.copy()
         blind._draw_cubes(rng, canvas, cubes, cam, light)
         drawn = _changed(before, canvas).astype(np.float32)
+        order = sorted(cubes, key=lambda c: -float(np.hypot(c.x - cam.pos[0], c.y - cam.pos[1])))
+        ids = _painted_ids(canvas.shape, [cam.to_undistorted(c.vertices()) * blind._SS + blind._TO_CANVAS[0, 2]
+                                          for c in order])
         if hand is not None:
             blind._draw_hand(hand[0], canvas, cam, hand[1], light)
         map_x, map_y = cam.distortion_maps()
@@ -90,19 +124,23 @@ def _cube_pixels(found: dict[str, NDArray[np.bool_]]) -> Iterator[None]:
             distorted = cv2.remap(drawn, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
             found["cubes"] = np.asarray(cv2.resize(distorted, (blind.WIDTH, blind.HEIGHT),
                                                    interpolation=cv2.INTER_AREA) > 0.5)
+            seen = cv2.remap(ids, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
+            found["ids"] = cv2.resize(seen, (blind.WIDTH, blind.HEIGHT), interpolation=cv2.INTER_NEAREST)
         return blind._develop(rng, frame, cam, light, optics)
 
     yard_render._draw_cubes, indep._draw_cube, blind._shoot = main_cubes, indep_cube, blind_shot  # type: ignore[assignment]
+    third._draw_cubes = third_cubes
     try:
         yield
     finally:
         yard_render._draw_cubes, indep._draw_cube, blind._shoot = main_draw, indep_draw, blind_shoot
+        third._draw_cubes = third_draw
 
 
 def labelled_scene(generator: str, seed: int) -> LabelledScene | None:
     """One scene of `generator`, or None where the reader cannot read it (a marker out of view)."""
     make, _ = GENERATORS[generator]
-    found: dict[str, NDArray[np.bool_]] = {}
+    found: dict[str, NDArray[Any]] = {}
     with _cube_pixels(found):
         try:
             pair: ScenePair = make(seed)
@@ -120,5 +158,17 @@ def labelled_scene(generator: str, seed: int) -> LabelledScene | None:
         truth = np.zeros(pair.play.image.shape[:2], bool)
     in_frame = truth.astype(np.uint8)
     cubes = cv2.warpPerspective(in_frame, frame.to_canvas, (width, height), flags=cv2.INTER_NEAREST)
+    in_frame_ids = found.get("ids", np.zeros(in_frame.shape, np.int32)).astype(np.float32)  # no int32 warps
+    ids = cv2.warpPerspective(in_frame_ids, frame.to_canvas, (width, height), flags=cv2.INTER_NEAREST).astype(np.int32)
+    ids[(cubes == 0) | (compared.allowed == 0)] = 0
     return LabelledScene(compared.colours.astype(np.float16), compared.empty.colours.astype(np.float16),
-                         (compared.allowed > 0).astype(np.uint8), (cubes > 0).astype(np.uint8))
+                         (compared.allowed > 0).astype(np.uint8), (cubes > 0).astype(np.uint8), _centres(ids))
+
+
+def _centres(ids: NDArray[np.int32]) -> NDArray[np.float32]:
+    """The middle of each cube's seen pixels, and how many there are."""
+    rows = []
+    for k in np.unique(ids[ids > 0]):
+        ys, xs = np.nonzero(ids == k)
+        rows.append((xs.mean(), ys.mean(), len(xs)))
+    return np.array(rows, np.float32).reshape(-1, 3)

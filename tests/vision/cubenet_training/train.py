@@ -40,8 +40,9 @@ class CubeNet(nn.Module):
     edges between cubes. Small enough to run in about ten milliseconds here on one core.
     """
 
-    def __init__(self, half: int = 12, quarter: int = 16, eighth: int = 32) -> None:
+    def __init__(self, half: int = 12, quarter: int = 16, eighth: int = 32, centres: bool = False) -> None:
         super().__init__()
+        self.centres = centres
         self.down1 = nn.Conv2d(9, half, 3, stride=2, padding=1)
         self.down2 = nn.Conv2d(half, quarter, 3, stride=2, padding=1)
         self.quarter1 = nn.Conv2d(quarter, quarter, 3, padding=1)
@@ -52,6 +53,12 @@ class CubeNet(nn.Module):
         self.quarter2 = nn.Conv2d(quarter, quarter, 3, padding=1)
         self.join1 = nn.Conv2d(quarter + half, 8, 1)
         self.out = nn.Conv2d(8, 1, 1)
+        if centres:  # a second answer: how near each pixel is to a cube's middle (see `centre_loss`)
+            self.centre_quarter = nn.Conv2d(quarter, quarter, 3, padding=1)
+            self.centre_join = nn.Conv2d(quarter + half, 8, 1)
+            self.centre_half = nn.Conv2d(8, 8, 3, padding=1)
+            self.centre_out = nn.Conv2d(8, 1, 1)
+            nn.init.constant_(self.centre_out.bias, -2.2)  # type: ignore[arg-type]  # CenterNet's start: one pixel in ten a middle
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h1 = F.relu(self.down1(x))
@@ -59,8 +66,15 @@ class CubeNet(nn.Module):
         h3 = F.relu(self.wide(F.relu(self.near(F.relu(self.down3(h2))))))
         u = F.interpolate(h3, size=h2.shape[2:], mode="nearest")
         u = F.relu(self.quarter2(F.relu(self.join2(torch.cat([u, h2], 1)))))
-        u = F.interpolate(u, size=h1.shape[2:], mode="nearest")
-        return self.out(F.relu(self.join1(torch.cat([u, h1], 1))))
+        cubes = self.out(F.relu(self.join1(torch.cat([F.interpolate(u, size=h1.shape[2:], mode="nearest"), h1], 1))))
+        if not self.centres:
+            return cubes
+        c = F.interpolate(F.relu(self.centre_quarter(u)), size=h1.shape[2:], mode="nearest")
+        c = F.relu(self.centre_half(F.relu(self.centre_join(torch.cat([c, h1], 1)))))
+        return torch.cat([cubes, self.centre_out(c)], 1)
+
+    def trunk(self) -> list[nn.Parameter]:
+        return [p for name, p in self.named_parameters() if not name.startswith("centre_")]
 
 
 def stacked(now: NDArray[np.float32], empty: NDArray[np.float32]) -> NDArray[np.float16]:
@@ -69,14 +83,37 @@ def stacked(now: NDArray[np.float32], empty: NDArray[np.float32]) -> NDArray[np.
     return np.concatenate([features(now), features(empty)], axis=2).astype(np.float16)
 
 
-def load(data: Path) -> tuple[list[NDArray[np.float16]], list[NDArray[np.uint8]], list[NDArray[np.uint8]]]:
-    xs, ys, ms = [], [], []
+def middles(centres: NDArray[np.float32], shape: tuple[int, ...]) -> NDArray[np.float16]:
+    """The centre head's target: 1 at each seen cube's middle, falling off as a Gaussian a sixth of a
+    side wide (the side taken from how many pixels the scene's cubes show), 0 far from any."""
+    heat = np.zeros(shape[:2], np.float32)
+    seen = centres[centres[:, 2] >= MIDDLE_SEEN]
+    if not len(seen):
+        return heat.astype(np.float16)
+    sigma = max(1.2, 0.17 * float(np.sqrt(np.median(seen[:, 2]))))
+    ys, xs = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    for x, y, _ in seen:
+        cx, cy = round(float(x)), round(float(y))
+        np.maximum(heat, np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma ** 2)), out=heat)
+    return heat.astype(np.float16)
+
+
+MIDDLE_SEEN = 8  # canvas pixels a cube must show to be asked for: fewer is a corner peeping out
+
+
+def load(data: Path, centres: bool = False) -> tuple[list[NDArray[np.float16]], list[NDArray[np.uint8]],
+                                                     list[NDArray[np.uint8]], list[NDArray[np.float16]]]:
+    xs, ys, ms, hs = [], [], [], []
     for path in sorted(data.glob("*.npz")):
         with np.load(path) as z:
+            if centres and "centres" not in z:
+                continue
             xs.append(stacked(z["now"].astype(np.float32), z["empty"].astype(np.float32)))
             ys.append(z["cubes"])
             ms.append(z["allowed"])
-    return xs, ys, ms
+            if centres:
+                hs.append(middles(z["centres"], z["cubes"].shape))
+    return xs, ys, ms, hs
 
 
 def tinted_shadow(rng: np.random.Generator) -> NDArray[np.float32]:
@@ -99,11 +136,12 @@ def tinted_shadow(rng: np.random.Generator) -> NDArray[np.float32]:
 
 
 def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[NDArray[np.uint8]],
-          rng: np.random.Generator, size: int = 24,
-          shadowed: float = 0.0) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+          rng: np.random.Generator, size: int = 24, shadowed: float = 0.0,
+          hs: list[NDArray[np.float16]] | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     bx: list[NDArray[np.float32]] = []
     by: list[NDArray[np.uint8]] = []
     bm: list[NDArray[np.uint8]] = []
+    bh: list[NDArray[np.float32]] = []
     while len(bx) < size:
         i = int(rng.integers(len(xs)))
         h, w = ys[i].shape
@@ -113,6 +151,7 @@ def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[N
         x = np.zeros((CROP, CROP, 9), np.float32)
         x[..., :6] = xs[i][y0:y0 + CROP, x0:x0 + CROP]
         y, m = ys[i][y0:y0 + CROP, x0:x0 + CROP], ms[i][y0:y0 + CROP, x0:x0 + CROP]
+        heat = hs[i][y0:y0 + CROP, x0:x0 + CROP].astype(np.float32) if hs else np.zeros((CROP, CROP), np.float32)
         x[..., :6] += rng.normal(0, 0.15)  # a brighter or darker room: both pictures alike
         # The light matched a little off, per channel and with a slope across the crop: the unknown
         # camera's white balance and the lamp's fall-off are never undone exactly.
@@ -123,14 +162,27 @@ def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[N
             x[..., :3] += tinted_shadow(rng)
         x[..., 6:] = x[..., :3] - x[..., 3:6]
         turns = int(rng.integers(4))
-        x, y, m = np.rot90(x, turns), np.rot90(y, turns), np.rot90(m, turns)
+        x, y, m, heat = np.rot90(x, turns), np.rot90(y, turns), np.rot90(m, turns), np.rot90(heat, turns)
         if rng.random() < 0.5:
-            x, y, m = x[:, ::-1], y[:, ::-1], m[:, ::-1]
+            x, y, m, heat = x[:, ::-1], y[:, ::-1], m[:, ::-1], heat[:, ::-1]
         bx.append(x.transpose(2, 0, 1).copy())
         by.append(y.copy())
         bm.append(m.copy())
+        bh.append(heat.copy())
     return (torch.from_numpy(np.stack(bx)), torch.from_numpy(np.stack(by)).float(),
-            torch.from_numpy(np.stack(bm)).float())
+            torch.from_numpy(np.stack(bm)).float(), torch.from_numpy(np.stack(bh)))
+
+
+def centre_loss(logit: torch.Tensor, heat: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    """CenterNet's focal loss at half the canvas's resolution: a cube's middle pixel should answer 1 and
+    every other pixel 0, the ones near a middle forgiven by how near (their target's Gaussian)."""
+    target = F.max_pool2d(heat[:, None], 2)[:, 0]  # a middle anywhere in a 2 × 2 cell is that cell's
+    seen = F.max_pool2d(allowed[:, None], 2)[:, 0]
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    middle = (target > 0.99).float()
+    pos = middle * (1 - p) ** 2 * torch.log(p)
+    neg = (1 - middle) * (1 - target) ** 4 * p ** 2 * torch.log(1 - p)
+    return -((pos + neg) * seen).sum() / (middle * seen).sum().clamp(min=1)
 
 
 def fold_difference(net: CubeNet) -> None:
@@ -148,7 +200,7 @@ def fold_difference(net: CubeNet) -> None:
     net.down1 = folded
 
 
-def unfolded(model: Path) -> CubeNet:
+def unfolded(model: Path, centres: bool = False) -> CubeNet:
     """A trained net read back from its ONNX file, to train on: `fold_difference` undone, with the
     difference's weights at zero (the same net)."""
     import onnx
@@ -158,26 +210,33 @@ def unfolded(model: Path) -> CubeNet:
     weights = {w.name: torch.from_numpy(numpy_helper.to_array(w).copy()) for w in stored}
     first = weights["down1.weight"]
     weights["down1.weight"] = torch.cat([first, torch.zeros_like(first[:, :3])], 1)
-    net = CubeNet()
-    net.load_state_dict(weights)
+    net = CubeNet(centres=centres)
+    net.load_state_dict(weights, strict=not centres)  # a centre head is new where the model had none
     return net
 
 
 def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.0, start: Path | None = None,
-          rate: float = 3e-3) -> None:
-    xs, ys, ms = load(data)
+          rate: float = 3e-3, centres: bool = False) -> None:
+    xs, ys, ms, hs = load(data, centres)
     print(f"{len(xs)} scenes", flush=True)
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    net = CubeNet() if start is None else unfolded(start)
-    opt = torch.optim.Adam(net.parameters(), rate)
+    net = CubeNet(centres=centres) if start is None else unfolded(start, centres)
+    if centres:  # the cube answer stays as trained: only the centre head learns
+        for p in net.trunk():
+            p.requires_grad_(False)
+    opt = torch.optim.Adam([p for p in net.parameters() if p.requires_grad], rate)
     schedule = torch.optim.lr_scheduler.OneCycleLR(opt, rate, total_steps=steps)
     began, running = time.time(), None
     for step in range(steps):
-        x, y, m = batch(xs, ys, ms, rng, shadowed=shadowed)
-        logit = F.interpolate(net(x), scale_factor=2, mode="bilinear", align_corners=False)[:, 0]
-        # Only where the reader looks: outside the yard and on the markers nothing is asked of the net.
-        loss = (F.binary_cross_entropy_with_logits(logit, y, reduction="none") * m).sum() / m.sum().clamp(min=1)
+        x, y, m, heat = batch(xs, ys, ms, rng, shadowed=shadowed, hs=hs)
+        answer = net(x)
+        if centres:
+            loss = centre_loss(answer[:, 1], heat, m)
+        else:
+            logit = F.interpolate(answer, scale_factor=2, mode="bilinear", align_corners=False)[:, 0]
+            # Only where the reader looks: outside the yard and on the markers nothing is asked of the net.
+            loss = (F.binary_cross_entropy_with_logits(logit, y, reduction="none") * m).sum() / m.sum().clamp(min=1)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -203,9 +262,12 @@ def main() -> None:
     parser.add_argument("--start", type=Path, help="a trained net (ONNX) to go on training, not a new one")
     parser.add_argument("--rate", type=float, default=3e-3, help="the highest learning rate of the one cycle")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--centres", action="store_true",
+                        help="add a centre head to --start's net and train only that (scenes with centres)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    train(args.data, args.out, args.steps, seed=args.seed, shadowed=args.shadowed, start=args.start, rate=args.rate)
+    train(args.data, args.out, args.steps, seed=args.seed, shadowed=args.shadowed, start=args.start, rate=args.rate,
+          centres=args.centres)
 
 
 if __name__ == "__main__":
