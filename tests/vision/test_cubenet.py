@@ -45,3 +45,19 @@ def test_an_empty_yard_is_no_cubes(net: CubeNet) -> None:
 def test_a_missing_model_says_so(tmp_path: Path) -> None:
     with pytest.raises(ModelMissing, match="cube net.*reinstall"):
         CubeNet(tmp_path / "nowhere.onnx")
+
+
+@pytest.mark.parametrize("generator", sorted(UNSEEN))
+def test_each_cube_of_a_labelled_scene_has_its_middle(generator: str) -> None:
+    make, _ = GENERATORS[generator]
+    cubes = sum(make(UNSEEN[generator]).play.counts.values())
+    scene = labelled_scene(generator, UNSEEN[generator])
+    assert scene is not None and scene.centres is not None
+    assert len(scene.centres) == cubes
+    for x, y, seen in scene.centres:
+        assert scene.cubes[round(float(y)), round(float(x))] == 1  # a middle lies on its cube
+        assert seen > 8
+    # touching cubes each have their own, apart by most of a side (about 20 canvas pixels here)
+    xy = scene.centres[:, :2]
+    apart = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1)) + np.eye(len(xy)) * 1e9
+    assert apart.min() > 8

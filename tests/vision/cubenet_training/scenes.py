@@ -50,7 +50,9 @@ class LabelledScene:
     empty: NDArray[np.float16]  # the empty yard's, matched to it
     allowed: NDArray[np.uint8]  # where the reader looks: the yard seen in both pictures, markers left out
     cubes: NDArray[np.uint8]  # 1 where a cube is seen
-    centres: NDArray[np.float32]  # each seen cube's middle (x, y) on the canvas, and its seen pixels: N × 3
+    # Each seen cube's middle (x, y) on the canvas and its seen pixels, N × 3; None where the generator
+    # hands over only its cube mask (the fourth and fifth).
+    centres: NDArray[np.float32] | None
 
 
 def _painted_ids(shape: tuple[int, ...], hulls: list[NDArray[np.float64]]) -> NDArray[np.int32]:
@@ -158,11 +160,17 @@ def labelled_scene(generator: str, seed: int) -> LabelledScene | None:
         truth = np.zeros(pair.play.image.shape[:2], bool)
     in_frame = truth.astype(np.uint8)
     cubes = cv2.warpPerspective(in_frame, frame.to_canvas, (width, height), flags=cv2.INTER_NEAREST)
-    in_frame_ids = found.get("ids", np.zeros(in_frame.shape, np.int32)).astype(np.float32)  # no int32 warps
-    ids = cv2.warpPerspective(in_frame_ids, frame.to_canvas, (width, height), flags=cv2.INTER_NEAREST).astype(np.int32)
-    ids[(cubes == 0) | (compared.allowed == 0)] = 0
+    centres = None
+    if generator in _PAINTED:  # a scene without cubes has no "ids": no middles
+        in_frame_ids = found.get("ids", np.zeros(in_frame.shape, np.int32)).astype(np.float32)  # no int32 warps
+        ids = cv2.warpPerspective(in_frame_ids, frame.to_canvas, (width, height), flags=cv2.INTER_NEAREST)
+        ids[(cubes == 0) | (compared.allowed == 0)] = 0
+        centres = _centres(ids.astype(np.int32))
     return LabelledScene(compared.colours.astype(np.float16), compared.empty.colours.astype(np.float16),
-                         (compared.allowed > 0).astype(np.uint8), (cubes > 0).astype(np.uint8), _centres(ids))
+                         (compared.allowed > 0).astype(np.uint8), (cubes > 0).astype(np.uint8), centres)
+
+
+_PAINTED = {"main", "alt", "indep", "blind", "third"}  # the generators whose cubes' outlines `_cube_pixels` knows
 
 
 def _centres(ids: NDArray[np.int32]) -> NDArray[np.float32]:
