@@ -65,12 +65,12 @@ class CubeNet(nn.Module):
         self.quarter2 = nn.Conv2d(quarter, quarter, 3, padding=1)
         self.join1 = nn.Conv2d(quarter + half, 8, 1)
         self.out = nn.Conv2d(8, 1, 1)
-        if centres:  # a second answer: how near each pixel is to a cube's middle (see `centre_loss`)
+        if centres:  # a second answer: each cube's core, a disc round its middle (see `centre_loss`)
             self.centre_quarter = nn.Conv2d(quarter, quarter, 3, padding=1)
             self.centre_join = nn.Conv2d(quarter + half, 8, 1)
             self.centre_half = nn.Conv2d(8, 8, 3, padding=1)
             self.centre_out = nn.Conv2d(8, 1, 1)
-            nn.init.constant_(self.centre_out.bias, -2.2)  # type: ignore[arg-type]  # CenterNet's start: one pixel in ten a middle
+            nn.init.constant_(self.centre_out.bias, -2.2)  # type: ignore[arg-type]  # start at one pixel in ten
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h1 = F.relu(self.down1(x))
@@ -241,13 +241,12 @@ def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.
     for step in range(steps):
         x, y, m, heat = batch(xs, ys, ms, rng, shadowed=shadowed, hs=hs)
         answer = net(x)
-        logit = F.interpolate(answer[:, :1], scale_factor=2, mode="bilinear", align_corners=False)[:, 0]
-        # Only where the reader looks: outside the yard and on the markers nothing is asked of the net.
-        loss = (F.binary_cross_entropy_with_logits(logit, y, reduction="none") * m).sum() / m.sum().clamp(min=1)
-        if frozen:
-            loss = centre_loss(answer[:, 1], heat, m)
-        elif centres:
-            loss = loss + centre_loss(answer[:, 1], heat, m)
+        loss = centre_loss(answer[:, 1], heat, m) if centres else torch.zeros(())
+        if not frozen:
+            logit = F.interpolate(answer[:, :1], scale_factor=2, mode="bilinear", align_corners=False)[:, 0]
+            # Only where the reader looks: outside the yard and on the markers nothing is asked of the net.
+            loss = loss + (F.binary_cross_entropy_with_logits(logit, y, reduction="none") * m).sum() / m.sum().clamp(
+                min=1)
         opt.zero_grad()
         loss.backward()
         opt.step()
