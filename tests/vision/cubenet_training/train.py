@@ -70,7 +70,9 @@ class CubeNet(nn.Module):
             self.centre_join = nn.Conv2d(quarter + half, 8, 1)
             self.centre_half = nn.Conv2d(8, 8, 3, padding=1)
             self.centre_out = nn.Conv2d(8, 1, 1)
-            nn.init.constant_(self.centre_out.bias, -2.2)  # type: ignore[arg-type]  # start at one pixel in ten
+            bias = self.centre_out.bias
+            assert bias is not None
+            nn.init.constant_(bias, -2.2)  # start at one pixel in ten
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h1 = F.relu(self.down1(x))
