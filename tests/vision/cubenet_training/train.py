@@ -94,27 +94,31 @@ def stacked(now: NDArray[np.float32], empty: NDArray[np.float32]) -> NDArray[np.
     return np.concatenate([features(now), features(empty)], axis=2).astype(np.float16)
 
 
-def middles(centres: NDArray[np.float32], shape: tuple[int, ...]) -> NDArray[np.float16]:
-    """The centre head's target: 1 at each seen cube's middle, falling off as a Gaussian a sixth of a
-    side wide (the side taken from how many pixels the scene's cubes show), 0 far from any."""
-    heat = np.zeros(shape[:2], np.float32)
+def cores(centres: NDArray[np.float32], shape: tuple[int, ...]) -> NDArray[np.uint8]:
+    """The centre head's target: 1 on a disc round each seen cube's middle, a fifth of a side across (the
+    side taken from how many pixels the scene's cubes show), so that touching cubes' cores stay apart."""
+    core = np.zeros(shape[:2], np.uint8)
     seen = centres[centres[:, 2] >= MIDDLE_SEEN]
     if not len(seen):
-        return heat.astype(np.float16)
-    sigma = max(1.2, 0.17 * float(np.sqrt(np.median(seen[:, 2]))))
-    ys, xs = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+        return core
+    radius = max(1.41, 0.2 * float(np.sqrt(np.median(seen[:, 2]))))
+    reach = int(np.ceil(radius))
+    dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
+    disc = (dx ** 2 + dy ** 2 < radius ** 2).astype(np.uint8)
+    padded = np.pad(core, reach)  # a disc may hang over the canvas's edge
     for x, y, _ in seen:
         cx, cy = round(float(x)), round(float(y))
-        np.maximum(heat, np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma ** 2)), out=heat)
-    return heat.astype(np.float16)
+        window = padded[cy:cy + 2 * reach + 1, cx:cx + 2 * reach + 1]
+        np.maximum(window, disc, out=window)
+    return np.ascontiguousarray(padded[reach:-reach, reach:-reach])
 
 
 MIDDLE_SEEN = 8  # canvas pixels a cube must show to be asked for: fewer is a corner peeping out
 
 
 def load(data: Path, centres: bool = False) -> tuple[list[NDArray[np.float16]], list[NDArray[np.uint8]],
-                                                     list[NDArray[np.uint8]], list[NDArray[np.float16]]]:
-    xs, ys, ms, hs = [], [], [], []
+                                                     list[NDArray[np.uint8]], list[NDArray[np.uint8]]]:
+    xs, ys, ms, cs = [], [], [], []
     for path in sorted(data.glob("*.npz")):
         with np.load(path) as z:
             if centres and "centres" not in z:
@@ -123,8 +127,8 @@ def load(data: Path, centres: bool = False) -> tuple[list[NDArray[np.float16]], 
             ys.append(z["cubes"])
             ms.append(z["allowed"])
             if centres:
-                hs.append(middles(z["centres"], z["cubes"].shape))
-    return xs, ys, ms, hs
+                cs.append(cores(z["centres"], z["cubes"].shape))
+    return xs, ys, ms, cs
 
 
 def tinted_shadow(rng: np.random.Generator) -> NDArray[np.float32]:
@@ -148,11 +152,11 @@ def tinted_shadow(rng: np.random.Generator) -> NDArray[np.float32]:
 
 def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[NDArray[np.uint8]],
           rng: np.random.Generator, size: int = 24, shadowed: float = 0.0,
-          hs: list[NDArray[np.float16]] | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+          cs: list[NDArray[np.uint8]] | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     bx: list[NDArray[np.float32]] = []
     by: list[NDArray[np.uint8]] = []
     bm: list[NDArray[np.uint8]] = []
-    bh: list[NDArray[np.float32]] = []
+    bc: list[NDArray[np.uint8]] = []
     while len(bx) < size:
         i = int(rng.integers(len(xs)))
         h, w = ys[i].shape
@@ -162,7 +166,7 @@ def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[N
         x = np.zeros((CROP, CROP, 9), np.float32)
         x[..., :6] = xs[i][y0:y0 + CROP, x0:x0 + CROP]
         y, m = ys[i][y0:y0 + CROP, x0:x0 + CROP], ms[i][y0:y0 + CROP, x0:x0 + CROP]
-        heat = hs[i][y0:y0 + CROP, x0:x0 + CROP].astype(np.float32) if hs else np.zeros((CROP, CROP), np.float32)
+        c = cs[i][y0:y0 + CROP, x0:x0 + CROP] if cs else np.zeros((CROP, CROP), np.uint8)
         x[..., :6] += rng.normal(0, 0.15)  # a brighter or darker room: both pictures alike
         # The light matched a little off, per channel and with a slope across the crop: the unknown
         # camera's white balance and the lamp's fall-off are never undone exactly.
@@ -173,24 +177,23 @@ def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[N
             x[..., :3] += tinted_shadow(rng)
         x[..., 6:] = x[..., :3] - x[..., 3:6]
         turns = int(rng.integers(4))
-        x, y, m, heat = np.rot90(x, turns), np.rot90(y, turns), np.rot90(m, turns), np.rot90(heat, turns)
+        x, y, m, c = np.rot90(x, turns), np.rot90(y, turns), np.rot90(m, turns), np.rot90(c, turns)
         if rng.random() < 0.5:
-            x, y, m, heat = x[:, ::-1], y[:, ::-1], m[:, ::-1], heat[:, ::-1]
+            x, y, m, c = x[:, ::-1], y[:, ::-1], m[:, ::-1], c[:, ::-1]
         bx.append(x.transpose(2, 0, 1).copy())
         by.append(y.copy())
         bm.append(m.copy())
-        bh.append(heat.copy())
+        bc.append(c.copy())
     return (torch.from_numpy(np.stack(bx)), torch.from_numpy(np.stack(by)).float(),
-            torch.from_numpy(np.stack(bm)).float(), torch.from_numpy(np.stack(bh)))
+            torch.from_numpy(np.stack(bm)).float(), torch.from_numpy(np.stack(bc)).float())
 
 
-def centre_loss(logit: torch.Tensor, heat: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
-    """The centre head marks each cube's core, a small disc round its middle (where its target's Gaussian
-    is over a half), at half the canvas's resolution: touching cubes' cores stay apart, so counting
-    them is counting the cubes."""
-    core = F.avg_pool2d((heat[:, None] > 0.5).float(), 2)[:, 0]
+def centre_loss(logit: torch.Tensor, cores: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    """The centre head marks each cube's core (see `cores`) at half the canvas's resolution: counting
+    the cores is counting the cubes, touching or not."""
+    target = F.avg_pool2d(cores[:, None], 2)[:, 0]
     seen = F.max_pool2d(allowed[:, None], 2)[:, 0]
-    loss = F.binary_cross_entropy_with_logits(logit, core, reduction="none", pos_weight=torch.tensor(CORE_WEIGHT))
+    loss = F.binary_cross_entropy_with_logits(logit, target, reduction="none", pos_weight=torch.tensor(CORE_WEIGHT))
     return (loss * seen).sum() / seen.sum().clamp(min=1)
 
 
@@ -229,7 +232,7 @@ def unfolded(model: Path, centres: bool = False) -> CubeNet:
 
 def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.0, start: Path | None = None,
           rate: float = 3e-3, centres: bool = False, frozen: bool = False) -> None:
-    xs, ys, ms, hs = load(data, centres)
+    xs, ys, ms, cs = load(data, centres)
     print(f"{len(xs)} scenes", flush=True)
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
@@ -241,9 +244,9 @@ def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.
     schedule = torch.optim.lr_scheduler.OneCycleLR(opt, rate, total_steps=steps)
     began, running = time.time(), None
     for step in range(steps):
-        x, y, m, heat = batch(xs, ys, ms, rng, shadowed=shadowed, hs=hs)
+        x, y, m, core = batch(xs, ys, ms, rng, shadowed=shadowed, cs=cs)
         answer = net(x)
-        loss = centre_loss(answer[:, 1], heat, m) if centres else torch.zeros(())
+        loss = centre_loss(answer[:, 1], core, m) if centres else torch.zeros(())
         if not frozen:
             logit = F.interpolate(answer[:, :1], scale_factor=2, mode="bilinear", align_corners=False)[:, 0]
             # Only where the reader looks: outside the yard and on the markers nothing is asked of the net.
