@@ -301,12 +301,31 @@ def test_the_refits_shortcut_never_prices_a_size_above_its_true_cost(seed: int) 
     rng = np.random.default_rng(seed)
     feet = [_blocks(rng) for _ in range(12)]
     floors = [int(rng.integers(1, 4)) for _ in feet]
-    shapes = _Shapes(feet, floors)
+    # Seams priced too, over edges as random as any picture's.
+    edges = [rng.uniform(0.0, 1.0, (f[::2, ::2].shape)).astype(np.float32) for f in feet]
+    shapes = _Shapes(feet, floors, edges)
     for i, foot in enumerate(feet):
         area = _core_area(foot)
         for size in rng.uniform(0.1, 2.0, 8) * area:
             n, cost = shapes.number(i, area, float(size))
             assert shapes.least_cost(i, area, float(size)) <= cost + FLOOR_COST * max(0, floors[i] - n) + 1e-9
+
+
+def test_seams_along_the_edges_between_cubes_are_strong() -> None:
+    # Two squares side by side, the edge between them drawn; split down that edge, the seam is where the
+    # edges are; split across the middle, it runs over the flat tops.
+    from hardware.stockyard.count import _seam_strength
+
+    edges = np.full((10, 20), 0.1, np.float32)
+    edges[:, 9:11] = 1.0  # the line between the two tops
+    edges[[0, -1], :] = edges[:, [0, -1]] = 1.0  # and their outer rims
+    ys, xs = np.mgrid[0:10, 0:20]
+    pts = np.column_stack([xs.ravel(), ys.ravel()]).astype(np.float32)
+    down_the_edge = (xs.ravel() >= 10).astype(np.int32)
+    across_the_tops = (ys.ravel() >= 5).astype(np.int32)
+    assert _seam_strength(pts, down_the_edge, edges) > 2.0
+    assert _seam_strength(pts, across_the_tops, edges) < 1.0
+    assert _seam_strength(pts, np.zeros(len(pts), np.int32), edges) == 1.0  # no seam: nothing to say
 
 
 def _ragged_square(side: int, rng: np.random.Generator) -> np.ndarray:
@@ -433,7 +452,8 @@ def test_a_shadows_fringe_on_a_cube_is_no_second_cube(seed: int, monkeypatch: py
     pair = blind_scene_pair(seed)
     reader = YardReader(build_profile(pair.calibration))
     assert reader.read(pair.play.image).reading.counts() == pair.play.counts
-    monkeypatch.setattr(count, "MIN_PART", 0.0)  # premise: without the check the fringe is a stone of its own
+    monkeypatch.setattr(count, "MIN_PART", 0.0)  # premise: without the check the fringe is a stone of its own...
+    monkeypatch.setattr(count, "EDGE_WEIGHT", 0.0)  # ...where the seams do not catch it too (they do, in both)
     wrong = reader.read(pair.play.image).reading.counts()
     assert wrong["stone"] == pair.play.counts["stone"] + 1
 
