@@ -732,13 +732,16 @@ def edge_strength(colours: FloatImage) -> NDArray[np.float32]:
 
 
 EDGE_MARGIN = 8  # canvas pixels: past the Sobel's reach (1) and the smoothing's (4 for floats)
-# Split into the right number of cubes, a heap's seams run along the edges between its cubes: over 1253
-# scenes of all eight generators, half the right splits of heaps had seams 1.7 times as strong as the
-# heap's edges on average, a quarter 1.2 times; splits into twice as many or more, 0.8 (never over 1.0 in
-# nine of ten), one too many 0.84. Seams weaker than EDGE_REF cost EDGE_WEIGHT per halving of their
-# strength (log). 853 cached scenes: 644 -> 656 exact (22 gained, 10 lost); 400 fresh ones (seeds
-# 30000-30049 of each generator, never tuned on) 297 -> 307, none lost. Weight 2: +2 on the cached; 3
-# (fresh) +8; 8 +6 cached, fresh +11 -5. Reference 1.2: +2; 1.5: +9; 2.5: as 2.0.
+# Split into the right number of cubes, a heap's seams run along the edges between its cubes. On the 853
+# cached scenes of all eight generators, the right splits of heaps had seams a median 1.67 times as strong as
+# the heap's edges on average (over 1.19 for three in four); splits into twice as many or more a median 0.80
+# (under 0.96 for nine in ten); one too many 0.84. Seams weaker than EDGE_REF cost EDGE_WEIGHT times the
+# log of how many times weaker. (Weight, reference) against none, on the cached scenes: (2, 1.2) +2, (5, 1.2) +4,
+# (5, 1.5) +9, (8, 1.5) +10, (5, 2.0) +12 (22 gained, 10 lost), (8, 2.0) +11, (5, 2.5) +12; on 400 fresh
+# ones (seeds 30000-30049 of each generator): (3, 2.0) +8, (5, 2.0) +10 (none lost), (8, 2.0) +6. On the
+# bench's 600 seeds of the six independent generators, +3: 17 gained, 14 lost (indep -4, third -5, second
+# -1; fourth +7, sixth +3, fifth +3). Log colours' edges, seams only inside the rim, or no seam cost where
+# the colours already ask for that many cubes: no better.
 EDGE_WEIGHT = 5.0
 EDGE_REF = 2.0
 
