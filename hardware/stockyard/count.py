@@ -333,7 +333,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     counted = [i for i, (b, inside) in enumerate(zip(blobs, in_yard, strict=True))
                if inside and b.area >= SPECK * footprint and i not in slivers]
     tops = {i: top_colours(blobs[i], footprints[i], colours, camera, side) for i in counted}
-    top_edges = [_top_edges(blobs[i], footprints[i], colours, camera, side) if EDGE_WEIGHT else None
+    top_edges = [_top_edges(blobs[i], footprints[i], colours, camera, side) if SEAM_WEIGHT else None
                  for i in counted]
     shapes = _Shapes([footprints[i] for i in counted], [t.floor() if (t := tops[i]) else 1 for i in counted],
                      top_edges)
@@ -638,7 +638,7 @@ class _Shapes:
         strength = self._edges.get((i, n))
         if strength is None:
             return 0.0
-        return EDGE_WEIGHT * max(0.0, math.log(EDGE_REF / max(strength, 1e-3)))
+        return SEAM_WEIGHT * max(0.0, math.log(SEAM_REF / max(strength, 1e-3)))
 
     def log_sides(self, i: int, n: int) -> list[tuple[float, float] | None] | None:
         """The logs of each part's width and height (as `parts`; None for a part too small to measure),
@@ -735,15 +735,15 @@ EDGE_MARGIN = 8  # canvas pixels: past the Sobel's reach (1) and the smoothing's
 # Split into the right number of cubes, a heap's seams run along the edges between its cubes. On the 853
 # cached scenes of all eight generators, the right splits of heaps had seams a median 1.67 times as strong as
 # the heap's edges on average (over 1.19 for three in four); splits into twice as many or more a median 0.80
-# (under 0.96 for nine in ten); one too many 0.84. Seams weaker than EDGE_REF cost EDGE_WEIGHT times the
+# (under 0.96 for nine in ten); one too many 0.84. Seams weaker than SEAM_REF cost SEAM_WEIGHT times the
 # log of how many times weaker. (Weight, reference) against none, on the cached scenes: (2, 1.2) +2, (5, 1.2) +4,
 # (5, 1.5) +9, (8, 1.5) +10, (5, 2.0) +12 (22 gained, 10 lost), (8, 2.0) +11, (5, 2.5) +12; on 400 fresh
 # ones (seeds 30000-30049 of each generator): (3, 2.0) +8, (5, 2.0) +10 (none lost), (8, 2.0) +6. On the
 # bench's 600 seeds of the six independent generators, +3: 17 gained, 14 lost (indep -4, third -5, second
 # -1; fourth +7, sixth +3, fifth +3). Log colours' edges, seams only inside the rim, or no seam cost where
 # the colours already ask for that many cubes: no better.
-EDGE_WEIGHT = 5.0
-EDGE_REF = 2.0
+SEAM_WEIGHT = 5.0
+SEAM_REF = 2.0
 
 
 def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: float, smallest: float,

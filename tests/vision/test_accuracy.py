@@ -101,6 +101,11 @@ def test_the_cast_shadows_of_a_low_lamp_are_no_stones(seed: int) -> None:
     assert YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.counts() == pair.play.counts
 
 
+# The generators of the scenes named below, by the names the tests give them.
+NAMED: dict[str, Callable[[int], Any]] = {"second": blind_scene_pair, "third": third_scene_pair,
+                                         "sixth": sixth_scene_pair}
+
+
 @pytest.mark.slow
 # Third 160 was a fifth case until the seams weighed in: its heap of five now splits a side face seen
 # between two columns of tops off as a sixth cube, its seams along the face's edges (one of 10 scenes the
@@ -111,16 +116,12 @@ def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monke
     as the big heaps do: taken off only from seven cubes on, each of these scenes read one cube too many."""
     from hardware.stockyard import count
 
-    pair = (third_scene_pair if style == "third" else blind_scene_pair)(seed)
+    pair = NAMED[style](seed)
     reader = YardReader(build_profile(pair.calibration))
     assert reader.read(pair.play.image).reading.counts() == pair.play.counts
     monkeypatch.setattr(count, "HEAP_FROM", 6.5)  # the premise: the heaps' areas as they were measured...
-    monkeypatch.setattr(count, "EDGE_WEIGHT", 0.0)  # ...and no seams, which catch second 167's extra cube too
+    monkeypatch.setattr(count, "SEAM_WEIGHT", 0.0)  # ...and no seams, which catch second 167's extra cube too
     assert sum(reader.read(pair.play.image).reading.counts().values()) == sum(pair.play.counts.values()) + 1
-
-
-SEAMED: dict[str, Callable[[int], Any]] = {"sixth": sixth_scene_pair, "third": third_scene_pair,
-                                          "second": blind_scene_pair}
 
 
 @pytest.mark.slow
@@ -132,10 +133,10 @@ def test_seams_across_flat_tops_split_no_cube(style: str, seed: int, monkeypatch
     wrong splits' seams cut across flat tops, not along the edges between cubes."""
     from hardware.stockyard import count
 
-    pair = SEAMED[style](seed)
+    pair = NAMED[style](seed)
     reader = YardReader(build_profile(pair.calibration))
     assert reader.read(pair.play.image).reading.counts() == pair.play.counts
-    monkeypatch.setattr(count, "EDGE_WEIGHT", 0.0)  # the premise: without the seams, too many cubes
+    monkeypatch.setattr(count, "SEAM_WEIGHT", 0.0)  # the premise: without the seams, too many cubes
     assert sum(reader.read(pair.play.image).reading.counts().values()) > sum(pair.play.counts.values())
 
 

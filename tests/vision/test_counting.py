@@ -453,7 +453,7 @@ def test_a_shadows_fringe_on_a_cube_is_no_second_cube(seed: int, monkeypatch: py
     reader = YardReader(build_profile(pair.calibration))
     assert reader.read(pair.play.image).reading.counts() == pair.play.counts
     monkeypatch.setattr(count, "MIN_PART", 0.0)  # premise: without the check the fringe is a stone of its own...
-    monkeypatch.setattr(count, "EDGE_WEIGHT", 0.0)  # ...where the seams do not catch it too (they do, in both)
+    monkeypatch.setattr(count, "SEAM_WEIGHT", 0.0)  # ...where the seams do not catch it too (they do, in both)
     wrong = reader.read(pair.play.image).reading.counts()
     assert wrong["stone"] == pair.play.counts["stone"] + 1
 

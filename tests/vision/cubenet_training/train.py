@@ -281,6 +281,8 @@ def main() -> None:
                         help="add a centre head to --start's net, trained with it (scenes with centres only)")
     parser.add_argument("--frozen", action="store_true", help="with --centres: train the centre head alone")
     args = parser.parse_args()
+    if args.frozen and not args.centres:
+        parser.error("--frozen keeps the cube answer and trains the centre head alone: it needs --centres")
     torch.set_num_threads(args.threads)
     train(args.data, args.out, args.steps, seed=args.seed, shadowed=args.shadowed, start=args.start, rate=args.rate,
           centres=args.centres, frozen=args.frozen)
