@@ -38,8 +38,11 @@ def edge_angle(foot: Mask) -> float:
     angles = np.degrees(np.arctan2(gy[edge], gx[edge])) % 90
     weights = strength[edge]
     votes = np.bincount(angles.astype(np.intp) % 90, weights, minlength=90)
-    smoothed = sum(np.roll(votes, shift) * weight for shift, weight in ((-2, 0.25), (-1, 0.5), (0, 1.0),
-                                                                        (1, 0.5), (2, 0.25)))
+    # Smoothed round the circle of directions: each vote shared with its neighbours two either side (slices
+    # of the votes wrapped round, as np.roll would give them, at a fifth of its cost).
+    wrapped = np.concatenate([votes[-2:], votes, votes[:2]])
+    smoothed = sum(wrapped[2 - shift:92 - shift] * weight for shift, weight in ((-2, 0.25), (-1, 0.5), (0, 1.0),
+                                                                                 (1, 0.5), (2, 0.25)))
     peak = float(np.argmax(smoothed)) + 0.5
     # Mean of the votes near the peak, on the circle of directions modulo 90.
     near = np.abs((angles - peak + 45) % 90 - 45) <= 8
@@ -88,3 +91,59 @@ def _grid_lines(starts: NDArray[np.float64], pitches: NDArray[np.float64], lengt
     """Pixel positions of the grid lines over [0, length] for each pitch and offset: (pitch, offset, line)."""
     steps = np.arange(-1, length / pitches.min() + 2)
     return np.clip(np.round(starts[:, :, None] + pitches[:, None, None] * steps), 0, length).astype(np.intp)
+
+
+def lattice_pitch(blob: Mask, lum: NDArray[np.float32], shortest: float, longest: float) -> tuple[float, float] | None:
+    """The spacing of the lines between a heap's cubes, read from the picture: (pitch, strength).
+
+    `blob` is the heap's mask and `lum` the picture's brightness over the same crop. Across a heap of
+    cubes pushed square together, the edges between their tops (gaps, bevels, colour changes) repeat
+    one cube apart: the first peak of the autocorrelation of the edge strength, summed along the lattice,
+    is the pitch. `strength` is that peak's height (1 = perfectly periodic); None where no axis has a
+    peak between `shortest` and `longest`, or the two axes disagree."""
+    h, w = blob.shape
+    if min(h, w) < 3:
+        return None
+    angle = edge_angle(blob)
+    size = int(math.ceil(math.hypot(h, w))) + 2
+    rotation = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    rotation[:, 2] += (size / 2 - w / 2, size / 2 - h / 2)
+    turned = cv2.warpAffine(lum, rotation, (size, size), flags=cv2.INTER_LINEAR)
+    # The heap's outline is no line between cubes: only edges well inside it count.
+    inside = cv2.erode(cv2.warpAffine(blob, rotation, (size, size), flags=cv2.INTER_NEAREST),
+                       np.ones((5, 5), np.uint8)) > 0
+    peaks = []
+    for axis in (0, 1):
+        edges = np.abs(cv2.Sobel(turned, cv2.CV_32F, 1 - axis, axis, ksize=3)) * inside
+        seen = inside.sum(axis=axis)
+        usable = seen > 3
+        if np.count_nonzero(usable) < 2 * shortest:
+            continue
+        profile = np.where(usable, edges.sum(axis=axis) / np.maximum(seen, 1), 0.0)
+        profile = np.where(usable, profile - profile[usable].mean(), 0.0)
+        # A line between two cubes has two flanks, each an edge: smoothed, they make one peak, and the
+        # flanks of neighbouring lines no longer pair up a line's width short of the pitch.
+        profile = cv2.GaussianBlur(profile.reshape(1, -1), (0, 0), sigmaX=PROFILE_BLUR, sigmaY=0).ravel()
+        # Each lag's products averaged over the places both ends see (not summed: summed, the longer
+        # lags have fewer terms, and the peak slides toward shorter ones).
+        pairs = np.correlate(usable.astype(np.float64), usable.astype(np.float64), "full")[len(profile) - 1:]
+        corr = np.correlate(profile, profile, "full")[len(profile) - 1:] / np.maximum(pairs, 1.0)
+        if corr[0] <= 0:
+            continue
+        corr = np.where(pairs >= shortest, corr / corr[0], 0.0)
+        first = max(2, int(math.floor(shortest)))
+        for lag in range(first, min(len(corr) - 1, int(math.ceil(longest)) + 1)):
+            if corr[lag] >= PITCH_PEAK and corr[lag] > corr[lag - 1] and corr[lag] >= corr[lag + 1]:
+                peaks.append((float(lag), float(corr[lag])))
+                break
+    if not peaks:
+        return None
+    if len(peaks) == 2 and max(peaks)[0] > PITCH_AGREE * min(peaks)[0]:
+        return None
+    strength = max(s for _, s in peaks)
+    return float(np.mean([p for p, _ in peaks])), strength
+
+
+PROFILE_BLUR = 1.5  # canvas pixels
+PITCH_PEAK = 0.2  # an autocorrelation peak under this is noise
+PITCH_AGREE = 1.25  # the two axes' pitches may differ by this factor (a tilted camera foreshortens one)

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.stockyard.lattice import edge_angle, lattice_fits
+from hardware.stockyard.lattice import edge_angle, lattice_fits, lattice_pitch
 
 
 def lattice_count(foot: np.ndarray, pitch: float) -> tuple[int, float]:
@@ -112,3 +112,51 @@ def test_every_count_a_grid_gives_is_offered_with_its_best_fit() -> None:
 def test_nothing_to_count() -> None:
     assert lattice_fits(np.zeros((10, 10), np.uint8), 18.0) == {}
     assert lattice_count(np.zeros((10, 10), np.uint8), 18.0) == (0, float("inf"))
+
+
+def photograph_heap(cells: list[tuple[int, int]], pitch: float, turn_deg: float, rng: np.random.Generator,
+                    lines: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """A heap's mask and brightness: tops of a little different shades, each with a darker bevel round
+    it where two cubes meet (`lines`), or one flat patch of the same outline (no lines)."""
+    size = int(pitch * 9)
+    mask = np.zeros((size, size), np.uint8)
+    lum = np.full((size, size), 0.3, np.float32)
+    turn = math.radians(turn_deg)
+    for i, j in cells:
+        cx = size / 2 + pitch * ((i - 1) * math.cos(turn) - (j - 1) * math.sin(turn))
+        cy = size / 2 + pitch * ((i - 1) * math.sin(turn) + (j - 1) * math.cos(turn))
+        box = np.round(cv2.boxPoints(((cx, cy), (pitch, pitch), turn_deg)) * 16).astype(np.int32)
+        cv2.fillConvexPoly(mask, box, 255, cv2.LINE_AA, shift=4)
+        top = float(rng.uniform(0.6, 0.75)) if lines else 0.7
+        cv2.fillConvexPoly(lum, box, top, cv2.LINE_AA, shift=4)
+        if lines:
+            cv2.polylines(lum, [box], True, 0.45, 2, cv2.LINE_AA, shift=4)
+    lum = np.asarray(cv2.GaussianBlur(lum + rng.normal(0, 0.02, lum.shape).astype(np.float32), (0, 0), 0.8),
+                     np.float32)
+    mask = np.where(mask > 127, 255, 0).astype(np.uint8)
+    ys, xs = np.nonzero(mask)
+    crop = np.s_[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    return np.ascontiguousarray(mask[crop]), np.ascontiguousarray(lum[crop])
+
+
+@pytest.mark.parametrize("name", ["block of four", "block of six", "plus of five", "row of five", "L of four"])
+def test_the_lines_between_a_heaps_cubes_give_its_pitch(name: str) -> None:
+    """However large the heap looks as a whole, the lines between its cubes repeat one cube apart."""
+    rng = np.random.default_rng(len(name) + 40)
+    wrong = []
+    for turn in (0.0, 17.0, 33.0, 61.0, 80.0):
+        pitch = float(rng.uniform(10, 24))
+        mask, lum = photograph_heap(HEAPS[name], pitch, turn, rng)
+        found = lattice_pitch(mask, lum, 6.0, 60.0)
+        if found is None or abs(found[0] / pitch - 1) > 0.12:
+            wrong.append((turn, round(pitch, 1), found))
+    assert not wrong, f"{name}: (turn, pitch, found) {wrong}"
+
+
+def test_a_heap_without_lines_between_cubes_gives_no_pitch() -> None:
+    """One flat top of a heap's outline (a cloth, a box lid) has no lines inside to measure."""
+    rng = np.random.default_rng(2)
+    mask, lum = photograph_heap(HEAPS["block of six"], 18.0, 20.0, rng, lines=False)
+    found = lattice_pitch(mask, lum, 6.0, 60.0)
+    assert found is None or found[1] < 0.3, found
+    assert lattice_pitch(np.zeros((2, 9), np.uint8), np.zeros((2, 9), np.float32), 6.0, 60.0) is None
