@@ -103,6 +103,7 @@ def test_the_cast_shadows_of_a_low_lamp_are_no_stones(seed: int) -> None:
 
 # The generators of the scenes named below, by the names the tests give them.
 NAMED: dict[str, Callable[[int], Any]] = {"second": blind_scene_pair, "third": third_scene_pair,
+                                         "fourth": fourth_scene_pair, "fifth": fifth_scene_pair,
                                          "sixth": sixth_scene_pair}
 
 
@@ -138,6 +139,24 @@ def test_seams_across_flat_tops_split_no_cube(style: str, seed: int, monkeypatch
     assert reader.read(pair.play.image).reading.counts() == pair.play.counts
     monkeypatch.setattr(count, "SEAM_WEIGHT", 0.0)  # the premise: without the seams, too many cubes
     assert sum(reader.read(pair.play.image).reading.counts().values()) > sum(pair.play.counts.values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 20034), ("fifth", 20074), ("fourth", 30014), ("sixth", 30012)])
+def test_the_lines_between_a_heaps_cubes_set_the_cube_size(style: str, seed: int,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scenes where no blob, or only one, looks like a lone cube, so the cube size was guessed from the blobs'
+    widths (fifth 20034: its one heap, of six, read as three; fifth 20074 and fourth 30014: cubes counted
+    too many) or measured on a fragment half a cube's size (sixth 30012). The lines between the heaps' cubes
+    repeat one true cube apart."""
+    from hardware.stockyard import count
+
+    pair = NAMED[style](seed)
+    reader = YardReader(build_profile(pair.calibration))
+    assert reader.read(pair.play.image).reading.counts() == pair.play.counts
+    # The premise: without the heaps' pitch, off by two cubes or more.
+    monkeypatch.setattr(count, "_pitched_footprint", lambda *args: None)
+    assert abs(sum(reader.read(pair.play.image).reading.counts().values()) - sum(pair.play.counts.values())) >= 2
 
 
 @pytest.mark.slow
