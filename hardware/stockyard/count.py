@@ -790,8 +790,8 @@ PITCH_FEW = 4.0  # blobs the size of this many of the smallest cubes vote...
 PITCH_VOTERS = 6  # ...the largest this many of them (all of them: not one of the 1853 scenes read otherwise)
 PITCH_STRENGTH = 0.3  # a heap's autocorrelation peak must be at least this clear to vote
 PITCH_FAR = 1.5  # a pitch's footprint within this factor of the measured one says nothing new
-PITCH_WEIGHT = 3.0
-PITCH_SLACK = 0.3
+PITCH_WEIGHT = 3.0  # the prior's cost per log unit of size...
+PITCH_SLACK = 0.3  # ...beyond this (a third either way) from the pitch's footprint
 
 
 def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: float, smallest: float,

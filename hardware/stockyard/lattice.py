@@ -98,9 +98,10 @@ def lattice_pitch(blob: Mask, lum: NDArray[np.float32], shortest: float, longest
 
     `blob` is the heap's mask and `lum` the picture's brightness over the same crop. Across a heap of
     cubes pushed square together, the edges between their tops (gaps, bevels, colour changes) repeat
-    one cube apart: the first peak of the autocorrelation of the edge strength, summed along the lattice,
-    is the pitch. `strength` is that peak's height (1 = perfectly periodic); None where no axis has a
-    peak between `shortest` and `longest`, or the two axes disagree."""
+    one cube apart: the first peak of the autocorrelation of the edge strength, averaged along each of the
+    lattice's two directions, is the pitch. `strength` is that peak's height (about 1 where perfectly
+    periodic); None where no direction has a peak between `shortest` and `longest` pixels, or the two
+    directions' peaks disagree."""
     h, w = blob.shape
     if min(h, w) < 3:
         return None
