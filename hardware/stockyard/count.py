@@ -36,7 +36,7 @@ from hardware.stockyard.classify import (
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.geometry import CameraGeometry
 from hardware.stockyard.lattice import lattice_fits, lattice_pitch
-from hardware.stockyard.medians import median
+from hardware.stockyard.medians import median, weighted_median
 
 Mask = NDArray[np.uint8]
 
@@ -514,10 +514,20 @@ def _beyond_the_box(count: CubeCount, box: dict[str, int] | None) -> str | None:
     return None
 
 
+def _grid_pitch(footprint: float) -> float:
+    """The pitch of the lattice of cubes of this footprint (measured a pixel inside the rim)."""
+    return LATTICE_PITCH * (float(np.sqrt(footprint)) + 2.0)
+
+
+def _footprint_of_pitch(pitch: float) -> float:
+    """The footprint of cubes on a lattice of this pitch: `_grid_pitch` the other way round."""
+    return max(pitch / LATTICE_PITCH - 2.0, 1.0) ** 2
+
+
 def _count_heaps_by_grid(footprints: list[Mask], areas: NDArray[np.float64], counted: list[int],
                          footprint: float, floors: list[int]) -> dict[int, int]:
     """Heaps of three and more counted by laying a grid over them: area alone is too loose there."""
-    pitch = LATTICE_PITCH * (float(np.sqrt(footprint)) + 2.0)  # the footprint was measured a pixel inside the rim
+    pitch = _grid_pitch(footprint)
     out = {}
     for k, i in enumerate(counted):
         cubes = float(areas[i]) / footprint
@@ -767,10 +777,8 @@ def _pitched_footprint(blobs: list[Blob], counted: list[int], colours: FloatImag
             weights.append(found[1])
     if not votes:
         return None
-    order = np.argsort(votes)  # the heaps' median pitch, each weighed by how clearly it showed one
-    cumulative = np.cumsum(np.asarray(weights)[order])
-    pitch = float(np.asarray(votes)[order][int(np.searchsorted(cumulative, cumulative[-1] / 2))])
-    pitched = max(pitch / LATTICE_PITCH - 2.0, 1.0) ** 2  # the grid count's own pitch, the other way round
+    # The heaps' median pitch, each weighed by how clearly it showed one.
+    pitched = _footprint_of_pitch(weighted_median(np.asarray(votes), np.asarray(weights)))
     return None if 1 / PITCH_FAR < pitched / footprint < PITCH_FAR else pitched
 
 
@@ -855,10 +863,9 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
         low, high = max(smallest, WIDE_LOW * footprint), largest
     else:
         low, high = smallest, largest
+    candidates = {footprint} if plausible else set()
     if pitched is not None and smallest <= pitched <= largest:  # the heaps' pitch and a little either side
         low, high = min(low, 0.9 * pitched), max(high, 1.1 * pitched)
-    candidates = {footprint} if plausible else set()
-    if pitched is not None and low <= pitched <= high:
         candidates |= {0.9 * pitched, pitched, 1.1 * pitched}
     for i, a in enumerate(areas):
         if shapes.solid(i) > (HEAP_SOLID if wide_guess else 0.85):

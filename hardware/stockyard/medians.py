@@ -33,3 +33,12 @@ def column_medians(values: NDArray[np.floating]) -> NDArray[np.float32]:
     if n % 2:
         return np.asarray(part[:, half], np.float32)
     return np.asarray(0.5 * (part[:, :half].max(axis=1) + part[:, half]), np.float32)
+
+
+def weighted_median(values: NDArray[np.floating], weights: NDArray[np.floating]) -> float:
+    """The value at which the weights below and above balance (the lower one on a tie; NaN when empty)."""
+    if len(values) == 0:
+        return float("nan")
+    order = np.argsort(values)
+    cumulative = np.cumsum(np.asarray(weights)[order])
+    return float(np.asarray(values)[order][int(np.searchsorted(cumulative, cumulative[-1] / 2))])

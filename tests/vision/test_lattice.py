@@ -32,6 +32,12 @@ HEAPS = {
 }
 
 
+def cell_centre(i: int, j: int, pitch: float, turn: float, size: int) -> tuple[float, float]:
+    """Where cell (i, j) of a lattice of this pitch, turned by `turn` radians, lies in a square picture."""
+    return (size / 2 + pitch * ((i - 1) * math.cos(turn) - (j - 1) * math.sin(turn)),
+            size / 2 + pitch * ((i - 1) * math.sin(turn) + (j - 1) * math.cos(turn)))
+
+
 def draw_heap(cells: list[tuple[int, int]], side: float, turn_deg: float, rng: np.random.Generator,
               crooked_deg: float = 2.0, rim: int = 1) -> np.ndarray:
     """Squares on a lattice, each a little crooked and a little apart, turned as a whole, with a blur rim."""
@@ -40,8 +46,7 @@ def draw_heap(cells: list[tuple[int, int]], side: float, turn_deg: float, rng: n
     turn = math.radians(turn_deg)
     pitch = side * (1 + rng.uniform(0, 0.03))
     for i, j in cells:
-        cx = size / 2 + pitch * ((i - 1) * math.cos(turn) - (j - 1) * math.sin(turn))
-        cy = size / 2 + pitch * ((i - 1) * math.sin(turn) + (j - 1) * math.cos(turn))
+        cx, cy = cell_centre(i, j, pitch, turn, size)
         a = turn + math.radians(rng.normal(0, crooked_deg))
         half = side / 2
         corners = [(cx + half * (u * math.cos(a) - v * math.sin(a)), cy + half * (u * math.sin(a) + v * math.cos(a)))
@@ -123,8 +128,7 @@ def photograph_heap(cells: list[tuple[int, int]], pitch: float, turn_deg: float,
     lum = np.full((size, size), 0.3, np.float32)
     turn = math.radians(turn_deg)
     for i, j in cells:
-        cx = size / 2 + pitch * ((i - 1) * math.cos(turn) - (j - 1) * math.sin(turn))
-        cy = size / 2 + pitch * ((i - 1) * math.sin(turn) + (j - 1) * math.cos(turn))
+        cx, cy = cell_centre(i, j, pitch, turn, size)
         box = np.round(cv2.boxPoints(((cx, cy), (pitch, pitch), turn_deg)) * 16).astype(np.int32)
         cv2.fillConvexPoly(mask, box, 255, cv2.LINE_AA, shift=4)
         top = float(rng.uniform(0.6, 0.75)) if lines else 0.7
