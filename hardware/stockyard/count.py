@@ -516,7 +516,7 @@ def _beyond_the_box(count: CubeCount, box: dict[str, int] | None) -> str | None:
 
 def _grid_pitch(footprint: float) -> float:
     """The pitch of the lattice of cubes of this footprint (measured a pixel inside the rim)."""
-    return LATTICE_PITCH * (float(np.sqrt(footprint)) + 2.0)
+    return LATTICE_PITCH * (math.sqrt(footprint) + 2.0)
 
 
 def _footprint_of_pitch(pitch: float) -> float:

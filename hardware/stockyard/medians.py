@@ -40,5 +40,5 @@ def weighted_median(values: NDArray[np.floating], weights: NDArray[np.floating])
     if len(values) == 0:
         return float("nan")
     order = np.argsort(values)
-    cumulative = np.cumsum(np.asarray(weights)[order])
-    return float(np.asarray(values)[order][int(np.searchsorted(cumulative, cumulative[-1] / 2))])
+    cumulative = np.cumsum(weights[order])
+    return float(values[order][int(np.searchsorted(cumulative, cumulative[-1] / 2))])
