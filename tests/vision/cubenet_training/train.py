@@ -174,9 +174,10 @@ def cast_shadow(cubes: NDArray[np.uint8], side: float, rng: np.random.Generator)
     (10 % of it, against 6 %). Read by the reader, it counted 940 of the 1253 tuning scenes exactly
     instead of 971, and 420 of the 600 bench scenes instead of 429; the fifth's gained nothing (74 and
     29). Its count errors were smaller (bench: 626 cubes in all, against 674), and with a lower mask
-    threshold (CUBE_LOGIT 0.3) it read 972 and 422, with errors 935 and 552 (against 992 and 674). At --rate 3e-4 and 60 % of
-    windows shadowed (6000 steps), 931 and 402. The counter was tuned on the shipped net's masks, so a
-    net trained from scratch with `--cast` may fare otherwise; that has not been tried.
+    threshold (CUBE_LOGIT 0.3) it read 972 and 422, with errors 935 and 552 (against 992 and 674).
+    At --rate 3e-4 and 60 % of windows shadowed (6000 steps), 931 and 402. The counter was tuned on
+    the shipped net's masks, so a net trained from scratch with `--cast` may fare otherwise; that has
+    not been tried.
     """
     length = side * rng.uniform(0.3, 1.6)
     angle = rng.uniform(0, 2 * np.pi)
