@@ -156,7 +156,7 @@ def cube_side(cubes: NDArray[np.uint8]) -> float:
     count, _, stats, _ = cv2.connectedComponentsWithStats(cubes)
     areas = stats[1:count, cv2.CC_STAT_AREA]
     areas = areas[areas >= MIDDLE_SEEN]
-    return float(np.sqrt(np.median(areas))) if len(areas) else 20.0
+    return float(np.sqrt(np.median(areas))) if len(areas) else 0.0  # no cube, no shadow to size
 
 
 def cast_shadow(cubes: NDArray[np.uint8], side: float, rng: np.random.Generator) -> NDArray[np.float32]:
@@ -298,7 +298,7 @@ def unfolded(model: Path, centres: bool = False) -> CubeNet:
 def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.0, start: Path | None = None,
           rate: float = 3e-3, centres: bool = False, frozen: bool = False, cast: float = 0.0) -> None:
     xs, ys, ms, cs = load(data, centres)
-    sides = [cube_side(y) for y in ys]
+    sides = [cube_side(y) for y in ys] if cast else None  # only the cast shadows need them
     print(f"{len(xs)} scenes", flush=True)
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
