@@ -39,6 +39,8 @@ from tests.vision.cubenet_training.train import CubeNet, export, fold_difference
 
 
 class Pair(nn.Module):
+    """Two cube nets fed the same canvas; their logits averaged."""
+
     def __init__(self, first: CubeNet, second: CubeNet) -> None:
         super().__init__()
         self.first, self.second = first, second

@@ -174,8 +174,8 @@ def cast_shadow(cubes: NDArray[np.uint8], side: float, rng: np.random.Generator)
     more cube (10 % of it, against 6 %). Read by the reader, it counted 940 of the 1253 tuning scenes exactly
     instead of 971, and 420 of the 600 bench scenes instead of 429; the fifth's gained nothing (74 and 29).
     Its count errors were smaller (bench: 626 cubes in all, against 674), and with a lower mask threshold
-    (CUBE_LOGIT 0.3) it read 972 and 422, with errors 935 and 552 (against 992 and 674). At --rate 3e-4 and 60
-    % of windows shadowed (6000 steps), 931 and 402.
+    (CUBE_LOGIT 0.3) it read 972 and 422, with errors 935 and 552 (against 992 and 674). At --rate 3e-4 and
+    60 % of windows shadowed (6000 steps), 931 and 402.
 
     Trained from scratch with `--cast 0.5` (2026-11-28, the default 24 000 steps), it still read no more
     scenes exactly than the plain net (bench seeds, 850 scenes of all eight generators: 676 against 677),
@@ -239,7 +239,7 @@ def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[N
         x[..., :3] += off.astype(np.float32)
         if shadowed and rng.random() < shadowed:  # drawn only when asked: the default's windows stay as they were
             x[..., :3] += tinted_shadow(rng)
-        if cast and sides and rng.random() < cast:
+        if sides is not None and rng.random() < cast:  # sides are measured only when --cast asks for shadows
             top, left = max(0, y0 - CAST_MARGIN), max(0, x0 - CAST_MARGIN)
             around = ys[i][top:y0 + CROP + CAST_MARGIN, left:x0 + CROP + CAST_MARGIN]
             shadow = cast_shadow(around, sides[i], rng)[y0 - top:y0 - top + CROP, x0 - left:x0 - left + CROP]
