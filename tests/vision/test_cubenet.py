@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.stockyard.cubenet import CubeNet, ModelMissing
+from hardware.stockyard.cubenet import MODEL, CubeNet, ModelMissing
 from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene
 
 # Below every generator's training seeds (they start at GENERATORS[...][1]).
@@ -45,6 +45,14 @@ def test_an_empty_yard_is_no_cubes(net: CubeNet) -> None:
 def test_a_missing_model_says_so(tmp_path: Path) -> None:
     with pytest.raises(ModelMissing, match="cube net.*reinstall"):
         CubeNet(tmp_path / "nowhere.onnx")
+
+
+def test_a_damaged_model_says_so_in_one_line(tmp_path: Path) -> None:
+    damaged = tmp_path / "cubenet.onnx"
+    damaged.write_bytes(MODEL.read_bytes()[:5000])  # a download or a copy cut short
+    with pytest.raises(ModelMissing, match="cube net's model cannot be read.*reinstall") as err:
+        CubeNet(damaged)
+    assert "\n" not in str(err.value)
 
 
 @pytest.mark.parametrize("generator", sorted(UNSEEN))

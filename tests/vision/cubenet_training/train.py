@@ -1,4 +1,4 @@
-"""Train the cube net and write it as ONNX for OpenCV's dnn module (hardware/stockyard/cubenet.onnx).
+"""Train the cube net and write it as ONNX for ONNX Runtime (hardware/stockyard/cubenet.onnx).
 
     python -m tests.vision.cubenet_training.train DATA_DIR --out hardware/stockyard/cubenet.onnx
 
@@ -335,7 +335,7 @@ def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.
 
 
 def export(net: nn.Module, out: Path) -> None:
-    """Write a net that takes the six folded channels as ONNX, any canvas size, for OpenCV's dnn module."""
+    """Write a net that takes the six folded channels as ONNX, any canvas size, for ONNX Runtime."""
     example = torch.zeros(1, 6, 244, 340)
     torch.onnx.export(net, (example,), str(out), input_names=["colours"], output_names=["logit"],
                       opset_version=13, dynamic_axes={"colours": {2: "height", 3: "width"}}, dynamo=False)
