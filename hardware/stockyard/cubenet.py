@@ -39,8 +39,9 @@ def features(colours: FloatImage) -> NDArray[np.float32]:
 
 
 class ModelMissing(UserError):
-    """The cube net's model file is not where the package put it: a broken install. A UserError, so
-    every command shows it as one line; the session and the demo catch it to let go of their camera."""
+    """The cube net's model file is not where the package put it, or cannot be read: a broken install. A
+    UserError, so every command shows it as one line; the session and the demo catch it to let go of their
+    camera."""
 
 
 def _session(model: Path) -> Callable[[NDArray[np.float32]], NDArray[np.float32]]:
@@ -55,8 +56,8 @@ def _session(model: Path) -> Callable[[NDArray[np.float32]], NDArray[np.float32]
     try:
         session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
     except Exception as err:  # ONNX Runtime's errors share no base class of their own
-        first_line = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise ModelMissing(f"the cube net's model cannot be read ({model}: {first_line}): "
+        why = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        raise ModelMissing(f"the cube net's model cannot be read ({model}: {why}): "
                            "reinstall tableassist") from err
     name = session.get_inputs()[0].name
     return lambda picture: np.asarray(session.run(None, {name: picture})[0], np.float32)
@@ -81,7 +82,7 @@ class CubeNet:
         if empty is not self._empty:
             self._empty, self._empty_planes = empty, [np.asarray(p) for p in cv2.split(features(empty))]
         planes = [*cv2.split(features(colours)), *self._empty_planes]
-        picture = np.stack(planes)[None].astype(np.float32, copy=False)  # one picture, its six channels first
-        half = self._run(picture)[0, 0]  # the net answers at half the canvas's resolution
+        # One picture, its six channels first; the net answers at half the canvas's resolution.
+        half = self._run(np.stack(planes)[None])[0, 0]
         height, width = colours.shape[:2]
         return np.asarray(cv2.resize(half, (width, height), interpolation=cv2.INTER_LINEAR), np.float32)
