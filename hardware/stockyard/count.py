@@ -310,8 +310,9 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     ratio = areas / np.maximum((2 * peaks - 2) ** 2, 1.0)
     lone = (ratio < 1.5) & (peaks > 0.8 * ref_peak) & (peaks < 1.25 * ref_peak)
     # A blob of two colours is two cubes however square it looks (a 2×2 block of iron and coal): no measure.
+    lone_tops: dict[int, Tops | None] = {}  # read again below, unless the footprints change meanwhile
     for k in map(int, np.flatnonzero(lone)):
-        seen = top_colours(blobs[k], footprints[k], colours, camera, side)
+        seen = lone_tops[k] = top_colours(blobs[k], footprints[k], colours, camera, side)
         lone[k] = seen is None or seen.floor() == 1
     footprint = median(areas[lone]) if lone.any() else float((side - 2) ** 2)
     if not lone.any():
@@ -323,6 +324,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
             footprints = [unsmear(b, camera, side) for b in blobs]
             areas = np.array([_core_area(f) for f in footprints])
             peaks = np.array([_peak(f) for f in footprints])
+            lone_tops = {}
             footprint = side ** 2  # a patch is a face with its rim, as wide as a lone cube's footprint
     footprint = max(footprint, 1.0)
     measured = int(np.count_nonzero(lone))  # how many lone-looking blobs the footprint rests on
@@ -332,7 +334,8 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     slivers = {i for i, b in enumerate(blobs) if _sliver(b, side)}
     counted = [i for i, (b, inside) in enumerate(zip(blobs, in_yard, strict=True))
                if inside and b.area >= SPECK * footprint and i not in slivers]
-    tops = {i: top_colours(blobs[i], footprints[i], colours, camera, side) for i in counted}
+    tops = {i: lone_tops[i] if i in lone_tops else top_colours(blobs[i], footprints[i], colours, camera, side)
+            for i in counted}
     top_edges = [_top_edges(blobs[i], footprints[i], colours, camera, side) if SEAM_WEIGHT else None
                  for i in counted]
     shapes = _Shapes([footprints[i] for i in counted], [t.floor() if (t := tops[i]) else 1 for i in counted],

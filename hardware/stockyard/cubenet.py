@@ -72,17 +72,21 @@ class CubeNet:
         # A forked child goes on with the parent's session (a new one there would wait for ever on the
         # parent's locks); its threads stayed behind, and the child's own thread does their share.
         self._run = _session(model)
-        # The empty yard's planes are the same for every frame read against it: worked out once (a
-        # millisecond a frame). Kept by identity: the reader hands over the same array each time.
+        # The net's picture: six channels first, the frame's three and then the empty yard's. The empty
+        # yard's are the same for every frame read against it: written once (a millisecond a frame), and
+        # each frame writes its own three over the last one's. Kept by identity: the reader hands over
+        # the same empty array each time.
         self._empty: FloatImage | None = None
-        self._empty_planes: list[NDArray[np.floating]] = []
+        self._picture = np.empty((1, 6, 0, 0), np.float32)
 
     def logits(self, colours: FloatImage, empty: FloatImage) -> NDArray[np.float32]:
         """A logit for each pixel of `colours`, a frame's canvas, against `empty`, the empty yard's."""
-        if empty is not self._empty:
-            self._empty, self._empty_planes = empty, [np.asarray(p) for p in cv2.split(features(empty))]
-        planes = [*cv2.split(features(colours)), *self._empty_planes]
-        # One picture, its six channels first; the net answers at half the canvas's resolution.
-        half = self._run(np.stack(planes)[None])[0, 0]
         height, width = colours.shape[:2]
+        if empty is not self._empty or self._picture.shape[2:] != (height, width):
+            self._picture = np.empty((1, 6, height, width), np.float32)
+            self._picture[0, 3:] = features(empty).transpose(2, 0, 1)
+            self._empty = empty
+        self._picture[0, :3] = features(colours).transpose(2, 0, 1)
+        # The net answers at half the canvas's resolution.
+        half = self._run(self._picture)[0, 0]
         return np.asarray(cv2.resize(half, (width, height), interpolation=cv2.INTER_LINEAR), np.float32)
