@@ -2,8 +2,10 @@
 
 A reader reads one frame at a time, and most of a frame's time is OpenCV's, which lets go of Python
 while it works. So readers on two threads count a batch of images (`tableassist vision count`) faster
-on two cores: 36-41 ms an image against 44-50 one at a time, here. Not twice as fast: a single reader
-already runs its cube net beside the rest, and Python's own share of the work is what they queue for.
+on two cores: 29-31 ms an image against 33 one at a time, here (160 frames of 20 scenes, 2026-11-28). Not
+twice as fast: a single reader already runs its cube net beside the rest, Python's own share of the work is
+what they queue for, and this machine's second core is shared (two busy processes got 1.45 and 1.9 times
+one's work in two tries).
 The table session's camera keeps one reader: for the three frames of a steady reading, two readers
 brought it no sooner (159 ms against 145, here).
 """
