@@ -942,9 +942,10 @@ HALVING_MARGIN = 6.0  # ...and must save this much cost
 REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
 KM_POINTS = 40  # points per part k-means needs to place the centres (all of them: no better, 10 % slower)
 # Splits into this many parts or more get one k-means try, not two. Every footprint a crowded yard's refit
-# weighs splits its big heaps again, into 17 to 28 parts on the slowest frames, at 2-6 ms a try: a third
-# crowded scene took 130 ms. Of 1490 cached scenes, 7 read differently and as many exactly (677 of 850
-# bench scenes, 492 of 640 others), with 13 fewer cubes wrong.
+# weighs splits its big heaps again, into 17 to 28 parts on the slowest frames, at 2-6 ms a try: on the
+# bench's two slowest frames the counter took 92 and 89 ms, and takes 68 and 66 with one try (12.8 ms on
+# an average frame, 0.8 ms less). Of 1490 cached scenes, 7 read differently and as many exactly (677 of
+# 850 bench scenes, 492 of 640 others), with 13 fewer cubes wrong.
 ONE_TRY_FROM = 12
 # A heap's final split places its centres from every sixth pixel (every third: no better on 1400 held-out
 # scenes, and a millisecond slower on the slowest frames), then sends every pixel to its nearest.
