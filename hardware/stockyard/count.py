@@ -627,13 +627,13 @@ class _Shapes:
                 labels = np.zeros(len(pts), np.int32)
             else:
                 # Centres from a few dozen points per part (KM_POINTS), every point then to its nearest.
-                stride = max(1, len(pts) // ((KM_POINTS if n < ONE_TRY_FROM else KM_POINTS_CROWDED) * n))
+                big = n >= BIG_HEAP
+                stride = max(1, len(pts) // ((KM_POINTS_BIG_HEAP if big else KM_POINTS) * n))
                 sample = pts[::stride]
                 start = np.zeros((len(sample), 1), np.int32)
                 criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
                 cv2.setRNGSeed(1)  # the same blob always splits the same way: steady readings
-                attempts = 2 if n < ONE_TRY_FROM else 1
-                _, found, centres = cv2.kmeans(sample, n, start, criteria, attempts, cv2.KMEANS_PP_CENTERS)
+                _, found, centres = cv2.kmeans(sample, n, start, criteria, 1 if big else 2, cv2.KMEANS_PP_CENTERS)
                 if stride == 1:
                     labels = np.asarray(found, np.int32).ravel()
                 else:
@@ -941,16 +941,16 @@ HALVING_BELOW = 0.75  # a refit below this share of a measured footprint heads f
 HALVING_MARGIN = 6.0  # ...and must save this much cost
 REFIT_MARGIN = 1.0  # in cost units (one unit ≈ an area off by 1.4 spreads)
 KM_POINTS = 40  # points per part k-means needs to place the centres (all of them: no better, 10 % slower)
-# Splits into this many parts or more get one k-means try, not two. Every footprint a crowded yard's refit
+# A heap split into this many cubes or more gets one k-means try, not two. Every footprint a crowded yard's refit
 # weighs splits its big heaps again, into 17 to 28 parts on the slowest frames, at 2-6 ms a try: on the
 # bench's two slowest frames the counter took 92 and 89 ms, and takes 68 and 66 with one try (an average
 # frame's, 14.1 -> 13.3). Of 1490 cached scenes, 7 read differently and as many exactly (677 of 850 bench
 # scenes, 492 of 640 others), with 13 fewer cubes wrong.
-ONE_TRY_FROM = 12
-# ...and place their centres from half as many points a part: the five slowest bench frames' counter took
+BIG_HEAP = 12
+# ...and its centres are placed from half as many points a part: the five slowest bench frames' counter took
 # 43 ms, 37 with these (alternated in one process). Of 1490 cached scenes, 7 read differently: 1170 exact
 # instead of 1169 (bench 677, others 492 -> 493), as many cubes wrong (1174).
-KM_POINTS_CROWDED = 20
+KM_POINTS_BIG_HEAP = 20
 # A heap's final split places its centres from every sixth pixel (every third: no better on 1400 held-out
 # scenes, and a millisecond slower on the slowest frames), then sends every pixel to its nearest.
 SPLIT_STRIDE = 6

@@ -82,7 +82,7 @@ class CubeNet:
     def logits(self, colours: FloatImage, empty: FloatImage) -> NDArray[np.float32]:
         """A logit for each pixel of `colours`, a frame's canvas, against `empty`, the empty yard's."""
         height, width = colours.shape[:2]
-        if empty is not self._empty or self._picture.shape[2:] != (height, width):
+        if empty is not self._empty:  # the empty yard's canvas is the frame's size: a new one, a new picture
             self._picture = np.empty((1, 6, height, width), np.float32)
             self._picture[0, 3:] = features(empty).transpose(2, 0, 1)
             self._empty = empty
