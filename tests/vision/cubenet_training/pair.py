@@ -35,13 +35,13 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from tests.vision.cubenet_training.train import CubeNet, export, fold_difference, unfolded
+from tests.vision.cubenet_training.train import deployed, export, fold_difference, unfolded
 
 
 class Pair(nn.Module):
     """Two cube nets fed the same canvas; their logits averaged."""
 
-    def __init__(self, first: CubeNet, second: CubeNet) -> None:
+    def __init__(self, first: nn.Module, second: nn.Module) -> None:
         super().__init__()
         self.first, self.second = first, second
 
@@ -49,10 +49,10 @@ class Pair(nn.Module):
         return 0.5 * (self.first(x) + self.second(x))
 
 
-def folded(model: Path) -> CubeNet:
+def folded(model: Path) -> nn.Module:
     net = unfolded(model)  # read back with the difference channels unfolded (at zero), so fold again
     fold_difference(net)
-    return net.eval()
+    return deployed(net.eval())
 
 
 def main() -> None:

@@ -286,7 +286,7 @@ def fold_difference(net: CubeNet) -> None:
 
 def unfolded(model: Path, centres: bool = False) -> CubeNet:
     """A trained net read back from its ONNX file, to train on: `fold_difference` undone, with the
-    difference's weights at zero (the same net)."""
+    difference's weights at zero (the same net), and each join that `Deployed` split made one again."""
     import onnx
     from onnx import numpy_helper
 
@@ -294,9 +294,56 @@ def unfolded(model: Path, centres: bool = False) -> CubeNet:
     weights = {w.name: torch.from_numpy(numpy_helper.to_array(w).copy()) for w in stored}
     first = weights["down1.weight"]
     weights["down1.weight"] = torch.cat([first, torch.zeros_like(first[:, :3])], 1)
+    for join in ("join1", "join2"):
+        if f"{join}_deeper.weight" in weights:
+            deeper, skip = weights.pop(f"{join}_deeper.weight"), weights.pop(f"{join}_skip.weight")
+            weights[f"{join}.weight"] = torch.cat([deeper, skip], 1)
+            weights[f"{join}.bias"] = weights.pop(f"{join}_skip.bias")
     net = CubeNet(centres=centres)
     net.load_state_dict(weights, strict=not centres)  # a centre head is new where the model had none
     return net
+
+
+class Deployed(nn.Module):
+    """A trained net (its difference folded away) as the Pi runs it: the same sums, with less work.
+
+    Each join is a 1×1 convolution of the upsampled deeper features beside the skip's. As two
+    convolutions added, the deeper one before the upsampling, it is the same sum worked out on a quarter
+    of the pixels, and nothing is concatenated: 4.98 -> 4.29 ms a canvas here on one thread, with logits
+    the same to 4e-6. The parameters keep their names, so `unfolded` reads the net back.
+    """
+
+    def __init__(self, net: CubeNet) -> None:
+        super().__init__()
+        assert not net.centres, "the centre head's join is not split: export that net as it is"
+        self.down1, self.down2, self.quarter1, self.down3 = net.down1, net.down2, net.quarter1, net.down3
+        self.near, self.wide, self.quarter2, self.out = net.near, net.wide, net.quarter2, net.out
+        self.join2_deeper, self.join2_skip = self._split(net.join2, net.down3.out_channels)
+        self.join1_deeper, self.join1_skip = self._split(net.join1, net.quarter2.out_channels)
+
+    @staticmethod
+    def _split(join: nn.Conv2d, deeper: int) -> tuple[nn.Conv2d, nn.Conv2d]:
+        weight = join.weight.detach()
+        first = nn.Conv2d(deeper, join.out_channels, 1, bias=False)
+        second = nn.Conv2d(join.in_channels - deeper, join.out_channels, 1)
+        first.weight.data, second.weight.data = weight[:, :deeper].clone(), weight[:, deeper:].clone()
+        assert join.bias is not None and second.bias is not None
+        second.bias.data = join.bias.detach().clone()
+        return first, second
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h1 = F.relu(self.down1(x))
+        h2 = F.relu(self.quarter1(F.relu(self.down2(h1))))
+        h3 = F.relu(self.wide(F.relu(self.near(F.relu(self.down3(h2))))))
+        u = F.interpolate(self.join2_deeper(h3), size=h2.shape[2:], mode="nearest") + self.join2_skip(h2)
+        u = F.relu(self.quarter2(F.relu(u)))
+        v = F.interpolate(self.join1_deeper(u), size=h1.shape[2:], mode="nearest") + self.join1_skip(h1)
+        return self.out(F.relu(v))
+
+
+def deployed(net: CubeNet) -> nn.Module:
+    """`net` in the form its ONNX file takes: `Deployed`, or as it is when it has a centre head."""
+    return net if net.centres else Deployed(net)
 
 
 def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.0, start: Path | None = None,
@@ -331,7 +378,7 @@ def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.
             print(f"step {step}: loss {running:.4f} ({time.time() - began:.0f} s)", flush=True)
     net.eval()
     fold_difference(net)
-    export(net, out)
+    export(deployed(net), out)
 
 
 def export(net: nn.Module, out: Path) -> None:
@@ -344,7 +391,7 @@ def export(net: nn.Module, out: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("data", type=Path)
+    parser.add_argument("data", type=Path, nargs="?", help="the scenes to train on (not with --redeploy)")
     parser.add_argument("--out", type=Path, default=Path("hardware/stockyard/cubenet.onnx"))
     parser.add_argument("--steps", type=int, default=24000)
     parser.add_argument("--threads", type=int, default=2)
@@ -356,7 +403,17 @@ def main() -> None:
     parser.add_argument("--centres", action="store_true",
                         help="add a centre head to --start's net, trained with it (scenes with centres only)")
     parser.add_argument("--frozen", action="store_true", help="with --centres: train the centre head alone")
+    parser.add_argument("--redeploy", type=Path, metavar="MODEL",
+                        help="write MODEL's net to --out again, exported as this script now exports: no training")
     args = parser.parse_args()
+    if args.redeploy is not None:
+        net = unfolded(args.redeploy).eval()
+        fold_difference(net)  # unfolded at zero: folding again gives the same first layer
+        with torch.no_grad():
+            export(deployed(net), args.out)
+        return
+    if args.data is None:
+        parser.error("the scenes to train on are needed (DATA_DIR)")
     if args.frozen and not args.centres:
         parser.error("--frozen keeps the cube answer and trains the centre head alone: it needs --centres")
     torch.set_num_threads(args.threads)
