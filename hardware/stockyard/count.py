@@ -604,12 +604,15 @@ class _Shapes:
         self._edges: dict[tuple[int, int], float] = {}
         self._pts: dict[int, NDArray[np.float32]] = {}
         self._solid: dict[int, float] = {}
+        self._hull_areas: dict[int, float] = {}
         self._parts: dict[tuple[int, int], list[tuple[float, float]] | None] = {}
         self._log_sides: dict[tuple[int, int], list[tuple[float, float] | None] | None] = {}
 
     def solid(self, i: int) -> float:
+        """`solidity` of footprint i; its hull's area is kept too, for `_candidates`."""
         if i not in self._solid:
-            self._solid[i] = solidity(self._feet[i])
+            hull = self._hull_areas[i] = _hull_area(self._feet[i])
+            self._solid[i] = float(np.count_nonzero(self._feet[i])) / max(hull, 1.0)
         return self._solid[i]
 
     def parts(self, i: int, n: int) -> list[tuple[float, float]] | None:
@@ -671,9 +674,10 @@ class _Shapes:
 
     def _candidates(self, i: int, cubes: float, footprint: float) -> list[int] | None:
         """The cube numbers `number` weighs for footprint i, or None for a ragged lone cube."""
-        if cubes >= 1.15 and self.solid(i) < 0.8 and _hull_area(self._feet[i]) < 1.5 * footprint:
+        # math, not numpy, and the hull kept from `solid`: called for every blob at every size tried
+        if cubes >= 1.15 and self.solid(i) < 0.8 and self._hull_areas[i] < 1.5 * footprint:
             return None
-        return [1] if cubes < 1.15 else sorted({max(1, int(np.floor(cubes))), int(np.ceil(cubes))})
+        return [1] if cubes < 1.15 else sorted({max(1, math.floor(cubes)), math.ceil(cubes)})
 
     def least_cost(self, i: int, area: float, footprint: float) -> float:
         """A floor under `number`'s cost plus the colour floor's: area and colours only, no split."""
