@@ -826,19 +826,25 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
     `pitched`: the footprint the lines between the heaps' cubes give, where far from the measured one
     (see `_pitched_footprint`); it is offered too, and sizes far from it cost more.
     """
+    # Python numbers, not numpy's: the sizes tried go through every blob, one number at a time.
+    blob_areas = [float(a) for a in areas]
+    # Big blobs are the dear ones to split: last, when most is known.
+    smallest_first = [int(i) for i in np.argsort(areas)]
+
     def misfit(size: float, bar: float = float("inf")) -> float:
         """The summed cost of splitting every blob under `size`; inf once it cannot stay under `bar`."""
         # A fragment under both this size and the first measure: under a size that makes fragments of
         # what the first measure called cubes, all cubes would cost little (1/32 of the yard: a heap of
         # four called one cube, the lone cubes fragments).
-        fragment = areas < FRAGMENT * min(size, footprint)
-        rest = [_capped(bool(fragment[i]), shapes.least_cost(i, float(a), size)) for i, a in enumerate(areas)]
+        below = FRAGMENT * min(size, footprint)
+        fragment = [a < below for a in blob_areas]
+        rest = [_capped(fragment[i], shapes.least_cost(i, a, size)) for i, a in enumerate(blob_areas)]
         total, left = 0.0, sum(rest)
         if pitched is not None:  # the same for every blob, so the floor below stays a floor
             total = PITCH_WEIGHT * max(0.0, abs(math.log(size / pitched)) - PITCH_SLACK)
-        for i in np.argsort(areas):  # big blobs are the dear ones to split: last, when most is known
-            n, cost = shapes.number(int(i), float(areas[i]), size)
-            total += _capped(bool(fragment[i]), cost + FLOOR_COST * max(0, shapes.floors[i] - n))
+        for i in smallest_first:
+            n, cost = shapes.number(i, blob_areas[i], size)
+            total += _capped(fragment[i], cost + FLOOR_COST * max(0, shapes.floors[i] - n))
             left -= rest[i]
             if total + left >= bar:
                 return float("inf")
