@@ -57,11 +57,12 @@ def _sample(image: NDArray[np.uint8], points: NDArray[np.float32]) -> NDArray[np
     xy = np.round(points).astype(np.int64)
     keep = (xy[:, 0] >= 1) & (xy[:, 0] < w - 1) & (xy[:, 1] >= 1) & (xy[:, 1] < h - 1)
     xy = xy[keep]
-    acc = np.zeros((len(xy), 3), np.float32)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            acc += image[xy[:, 1] + dy, xy[:, 0] + dx].astype(np.float32)
-    return np.asarray(acc / 9, np.float32)
+    # All nine neighbours in one gather; their sums are whole numbers, exact in any order.
+    nine = image[xy[:, 1, None] + _NEIGHBOURS[:, 0], xy[:, 0, None] + _NEIGHBOURS[:, 1]]
+    return np.asarray(nine.astype(np.float32).sum(axis=1) / 9, np.float32)
+
+
+_NEIGHBOURS = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.int64)
 
 
 def measure_reference(image: NDArray[np.uint8], sighting: MarkerSighting) -> ColourReference:
