@@ -340,8 +340,8 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
                  for i in counted]
     shapes = _Shapes([footprints[i] for i in counted], [t.floor() if (t := tops[i]) else 1 for i in counted],
                      top_edges)
-    # At most one lone-looking blob measured the footprint: it may have been a heap or a fragment.
-    pitched = _pitched_footprint(blobs, counted, colours, footprint, yard_width) if measured <= 1 else None
+    # At most two lone-looking blobs measured the footprint: they may have been heaps or fragments.
+    pitched = _pitched_footprint(blobs, counted, colours, footprint, yard_width) if measured <= 2 else None
     footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / NARROWEST) ** 2,
                                   (yard_width / WIDEST) ** 2, measured, pitched)
     areas = _less_hidden_gaps(blobs, areas, counted, footprint, camera, side)
@@ -793,18 +793,21 @@ def _pitched_footprint(blobs: list[Blob], counted: list[int], colours: FloatImag
     return None if 1 / PITCH_FAR < pitched / footprint < PITCH_FAR else pitched
 
 
-# Where the footprint is off by half or double, the lines between a heap's cubes still show its pitch: a
-# yard whose every cube touches another (no lone cube to measure), or a single lone-looking blob that was a
-# heap or a fragment. In the 875 scenes read right of the 853 cached and 400 fresh scenes of the eight
-# generators, 838 heaps showed a clear pitch: within 0.8-1.25 of the grid count's pitch for the right
-# footprint for 87 % of them (median 1.05; 6 % at 1.5 or more, where every other line was faint). So the
-# pitch only speaks where its footprint is further off the measured one than PITCH_FAR. It then offers its
-# size to the refit, which weighs it by the splits' own costs plus a prior of PITCH_WEIGHT per log unit of
-# size beyond PITCH_SLACK from the pitch's. Chosen on those 1253 scenes, 963 read exactly before: 969 (6
-# gained, none lost), the summed count errors 1173 -> 993. PITCH_FAR 1.35 read 970 (10 gained, 3 lost);
-# footprints from a straight fit of the pitches to the right footprints' sides, 965 (3 lost); heaps voting
-# also where two lone-looking blobs or more measured the footprint, 969 (errors 986) at 0.8 ms a frame more.
-# The bench's 600 seeds of the six independent generators: 424 -> 426 (3 gained, 1 lost), errors 838 -> 696.
+# Where the footprint is off by half or double, the lines between a heap's cubes still show its pitch: a yard whose
+# every cube touches another (no lone cube to measure), or one or two lone-looking blobs that were heaps or fragments
+# (two 2×2 blocks of iron are as square as lone cubes). In the 875 scenes read right of the 853 cached and 400 fresh
+# scenes of the eight generators, 838 heaps showed a clear pitch: within 0.8-1.25 of the grid count's pitch for the
+# right footprint for 87 % of them (median 1.05; 6 % at 1.5 or more, where every other line was faint). So the pitch
+# only speaks where its footprint is further off the measured one than PITCH_FAR. It then offers its size to the
+# refit, which weighs it by the splits' own costs plus a prior of PITCH_WEIGHT per log unit of size beyond PITCH_SLACK
+# from the pitch's. Chosen on those 1253 scenes, 963 read exactly before: 969 (6 gained, none lost), the summed count
+# errors 1173 -> 993. PITCH_FAR 1.35 read 970 (10 gained, 3 lost); footprints from a straight fit of the pitches to
+# the right footprints' sides, 965 (3 lost); heaps voting also where two lone-looking blobs or more measured the
+# footprint, 969 (errors 986) at 0.8 ms a frame more. The bench's 600 seeds of the six independent generators: 424
+# -> 426 (3 gained, 1 lost), errors 838 -> 696.
+# Voting where two lone-looking blobs measured it as well as one (2026-11-28, 1490 cached scenes of the eight
+# generators): 1170 -> 1172 exact, none lost (sixth 90033 and 90062, each 10 or 11 cubes off: two blocks of four had
+# measured the footprint), at 0.13 ms a frame more for the counter. Voting always: one more (main 20099) at 0.8 ms.
 PITCH_FEW = 4.0  # blobs the size of this many of the smallest cubes vote...
 PITCH_VOTERS = 6  # ...the largest this many of them (all of them: not one of the 1853 scenes read otherwise)
 PITCH_STRENGTH = 0.3  # a heap's autocorrelation peak must be at least this clear to vote
