@@ -570,5 +570,6 @@ def test_fragments_of_half_lost_cubes_do_not_halve_the_cube_size(monkeypatch: py
         return count._refine_footprint(count._Shapes(feet), areas, footprint, 20.0, 4000.0, measured=3) / footprint
 
     assert refit() == pytest.approx(1.0)
-    monkeypatch.setattr(count, "FRAGMENT_COST", float("inf"))  # premise: priced in full, the scraps halve it
+    monkeypatch.setattr(count, "FRAGMENT_COST", float("inf"))  # premise: priced in full, the scraps halve it...
+    monkeypatch.setattr(count, "HALVING_MEASURED", 99)  # ...where three lone cubes' footprint may be halved
     assert refit() < 0.6
