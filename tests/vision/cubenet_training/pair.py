@@ -35,7 +35,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from tests.vision.cubenet_training.train import deployed, export, fold_difference, unfolded
+from tests.vision.cubenet_training.train import deployed_from, export
 
 
 class Pair(nn.Module):
@@ -49,12 +49,6 @@ class Pair(nn.Module):
         return 0.5 * (self.first(x) + self.second(x))
 
 
-def folded(model: Path) -> nn.Module:
-    net = unfolded(model)  # read back with the difference channels unfolded (at zero), so fold again
-    fold_difference(net)
-    return deployed(net.eval())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("first", type=Path)
@@ -63,7 +57,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     with torch.no_grad():
-        export(Pair(folded(args.first), folded(args.second)), args.out)
+        export(Pair(deployed_from(args.first), deployed_from(args.second)), args.out)
 
 
 if __name__ == "__main__":

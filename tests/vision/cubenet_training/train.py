@@ -75,9 +75,7 @@ class CubeNet(nn.Module):
             nn.init.constant_(bias, -2.2)  # start at one pixel in ten
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h1 = F.relu(self.down1(x))
-        h2 = F.relu(self.quarter1(F.relu(self.down2(h1))))
-        h3 = F.relu(self.wide(F.relu(self.near(F.relu(self.down3(h2))))))
+        h1, h2, h3 = encode(self, x)
         u = F.interpolate(h3, size=h2.shape[2:], mode="nearest")
         u = F.relu(self.quarter2(F.relu(self.join2(torch.cat([u, h2], 1)))))
         cubes = self.out(F.relu(self.join1(torch.cat([F.interpolate(u, size=h1.shape[2:], mode="nearest"), h1], 1))))
@@ -86,6 +84,14 @@ class CubeNet(nn.Module):
         c = F.interpolate(F.relu(self.centre_quarter(u)), size=h1.shape[2:], mode="nearest")
         c = F.relu(self.centre_half(F.relu(self.centre_join(torch.cat([c, h1], 1)))))
         return torch.cat([cubes, self.centre_out(c)], 1)
+
+
+def encode(net: CubeNet | Deployed, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The way down, the same in training and as deployed: features at a half, a quarter and an eighth."""
+    h1 = F.relu(net.down1(x))
+    h2 = F.relu(net.quarter1(F.relu(net.down2(h1))))
+    h3 = F.relu(net.wide(F.relu(net.near(F.relu(net.down3(h2))))))
+    return h1, h2, h3
 
 
 def stacked(now: NDArray[np.float32], empty: NDArray[np.float32]) -> NDArray[np.float16]:
@@ -332,9 +338,7 @@ class Deployed(nn.Module):
         return first, second
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h1 = F.relu(self.down1(x))
-        h2 = F.relu(self.quarter1(F.relu(self.down2(h1))))
-        h3 = F.relu(self.wide(F.relu(self.near(F.relu(self.down3(h2))))))
+        h1, h2, h3 = encode(self, x)
         u = F.interpolate(self.join2_deeper(h3), size=h2.shape[2:], mode="nearest") + self.join2_skip(h2)
         u = F.relu(self.quarter2(F.relu(u)))
         v = F.interpolate(self.join1_deeper(u), size=h1.shape[2:], mode="nearest") + self.join1_skip(h1)
@@ -342,8 +346,23 @@ class Deployed(nn.Module):
 
 
 def deployed(net: CubeNet) -> nn.Module:
-    """`net` in the form its ONNX file takes: `Deployed`, or as it is when it has a centre head."""
-    return net if net.centres else Deployed(net)
+    """`net` (its difference folded away) in the form its ONNX file takes: `Deployed`, or as it is when it has
+    a centre head. Checked to answer as `net` does, so that a change to one and not the other is never shipped."""
+    if net.centres:
+        return net
+    form = Deployed(net)
+    with torch.no_grad():
+        canvas = torch.randn(1, 6, 61, 75)  # odd sizes: the upsamplings' rounding is checked too
+        if not torch.allclose(form(canvas), net(canvas), atol=1e-4):
+            raise RuntimeError("Deployed no longer computes what CubeNet does: change both alike")
+    return form
+
+
+def deployed_from(model: Path) -> nn.Module:
+    """A trained net's ONNX file read back and put in the form `export` writes."""
+    net = unfolded(model)
+    fold_difference(net)  # unfolded at zero: folding again gives the same first layer
+    return deployed(net.eval())
 
 
 def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.0, start: Path | None = None,
@@ -407,10 +426,8 @@ def main() -> None:
                         help="write MODEL's net to --out again, exported as this script now exports: no training")
     args = parser.parse_args()
     if args.redeploy is not None:
-        net = unfolded(args.redeploy).eval()
-        fold_difference(net)  # unfolded at zero: folding again gives the same first layer
         with torch.no_grad():
-            export(deployed(net), args.out)
+            export(deployed_from(args.redeploy), args.out)
         return
     if args.data is None:
         parser.error("the scenes to train on are needed (DATA_DIR)")
