@@ -208,8 +208,10 @@ def _typical_width(values: NDArray[np.float64], areas: NDArray[np.float64], wide
 TIE_SCRAP = 0.2  # of the largest tied blob's area: a blob under this breaks no tie (0.3: indep and main lost 1)
 
 
-def solidity(mask: Mask) -> float:
-    return float(np.count_nonzero(mask)) / max(_hull_area(mask), 1.0)
+def solidity(mask: Mask, hull_area: float | None = None) -> float:
+    """The mask's share of its convex hull (`hull_area`, where already known)."""
+    hull = _hull_area(mask) if hull_area is None else hull_area
+    return float(np.count_nonzero(mask)) / max(hull, 1.0)
 
 
 def _hull_area(mask: Mask) -> float:
@@ -340,8 +342,9 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
                  for i in counted]
     shapes = _Shapes([footprints[i] for i in counted], [t.floor() if (t := tops[i]) else 1 for i in counted],
                      top_edges)
-    # At most two lone-looking blobs measured the footprint: they may have been heaps or fragments.
-    pitched = _pitched_footprint(blobs, counted, colours, footprint, yard_width) if measured <= 2 else None
+    # Few lone-looking blobs measured the footprint: they may have been heaps or fragments.
+    pitched = (_pitched_footprint(blobs, counted, colours, footprint, yard_width) if measured <= PITCH_MEASURED
+               else None)
     footprint = _refine_footprint(shapes, areas[counted], footprint, (yard_width / NARROWEST) ** 2,
                                   (yard_width / WIDEST) ** 2, measured, pitched)
     areas = _less_hidden_gaps(blobs, areas, counted, footprint, camera, side)
@@ -608,11 +611,14 @@ class _Shapes:
         self._parts: dict[tuple[int, int], list[tuple[float, float]] | None] = {}
         self._log_sides: dict[tuple[int, int], list[tuple[float, float] | None] | None] = {}
 
+    def hull_area(self, i: int) -> float:
+        if i not in self._hull_areas:
+            self._hull_areas[i] = _hull_area(self._feet[i])
+        return self._hull_areas[i]
+
     def solid(self, i: int) -> float:
-        """`solidity` of footprint i; its hull's area is kept too, for `_candidates`."""
         if i not in self._solid:
-            hull = self._hull_areas[i] = _hull_area(self._feet[i])
-            self._solid[i] = float(np.count_nonzero(self._feet[i])) / max(hull, 1.0)
+            self._solid[i] = solidity(self._feet[i], self.hull_area(i))
         return self._solid[i]
 
     def parts(self, i: int, n: int) -> list[tuple[float, float]] | None:
@@ -674,8 +680,8 @@ class _Shapes:
 
     def _candidates(self, i: int, cubes: float, footprint: float) -> list[int] | None:
         """The cube numbers `number` weighs for footprint i, or None for a ragged lone cube."""
-        # math, not numpy, and the hull kept from `solid`: called for every blob at every size tried
-        if cubes >= 1.15 and self.solid(i) < 0.8 and self._hull_areas[i] < 1.5 * footprint:
+        # math, not numpy, and hulls worked out once: called for every blob at every size tried
+        if cubes >= 1.15 and self.solid(i) < 0.8 and self.hull_area(i) < 1.5 * footprint:
             return None
         return [1] if cubes < 1.15 else sorted({max(1, math.floor(cubes)), math.ceil(cubes)})
 
@@ -808,6 +814,7 @@ def _pitched_footprint(blobs: list[Blob], counted: list[int], colours: FloatImag
 # Voting where two lone-looking blobs measured it as well as one (2026-11-28, 1490 cached scenes of the eight
 # generators): 1170 -> 1172 exact, none lost (sixth 90033 and 90062, each 10 or 11 cubes off: two blocks of four had
 # measured the footprint), at 0.13 ms a frame more for the counter. Voting always: one more (main 20099) at 0.8 ms.
+PITCH_MEASURED = 2  # the heaps vote where at most this many lone-looking blobs measured the footprint
 PITCH_FEW = 4.0  # blobs the size of this many of the smallest cubes vote...
 PITCH_VOTERS = 6  # ...the largest this many of them (all of them: not one of the 1853 scenes read otherwise)
 PITCH_STRENGTH = 0.3  # a heap's autocorrelation peak must be at least this clear to vote
