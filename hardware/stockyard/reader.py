@@ -66,6 +66,9 @@ class FrameReading:
 # a little fuller at the cubes' rims, which the counter's footprints were not measured on: four scenes of
 # the test suite's heaps and lone L-shapes went wrong by a cube; two still do (marked xfail, strict).
 CUBE_LOGIT = 0.7
+# ...and sure of it where the logit is 5 (150 to one): every cube of any size holds such a pixel but a
+# few faint ones, and a blob smaller than a cube without one is not counted (count.WEAK_SHARE).
+CUBE_SURE = 5.0
 
 
 def edge_of_view(valid: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -145,6 +148,7 @@ class YardReader:
             truest = np.asarray(np.where(clipped, np.maximum(colours, frame.colours), colours), np.float32)
         logits = net.result()
         mask = np.where((logits > CUBE_LOGIT) & (compared.allowed > 0), 255, 0).astype(np.uint8)
+        sure = np.asarray(logits > CUBE_SURE, np.uint8)
         slack = 0.02 * view.width
         yard = (view.margin - slack, view.margin - slack, view.margin + view.width + slack,
                 view.margin + view.height + slack)
@@ -152,7 +156,7 @@ class YardReader:
         light = None if matched else changed_light(frame.colours, self._empty, compared.allowed, mask)
         # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
         count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX,
-                            marker_reach(frame.sighting, frame.to_canvas), light)
+                            marker_reach(frame.sighting, frame.to_canvas), light, sure)
         if count.unsure is None and arm is not None:
             count.unsure, count.confidence = ARM, min(count.confidence, UNSURE_CONFIDENCE)
         if count.unsure != ARM:
