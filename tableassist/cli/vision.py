@@ -54,19 +54,18 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _count(args: argparse.Namespace) -> int:
-    from hardware.stockyard import ReaderPool, load_profile
+    from hardware.stockyard import load_profile, read_in_processes
 
     profile = load_profile(args.calibration)
-    # One reader per core, no more than there are images: each loads its own cube net.
-    readers = ReaderPool(profile, min(len(args.images), os.cpu_count() or 1))  # no model: one line (ModelMissing)
     if args.debug is not None:
         try:
             args.debug.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise UserError(f"cannot create the debug folder {args.debug}: {err.strerror or err}") from err
     failed = 0
-    jobs = enumerate(args.images)
-    for record, error in readers.map(lambda reader, job: _count_image(reader, *job, args.debug), jobs):
+    # One process per core, no more than there are images; no cube net: one line (ModelMissing).
+    jobs = [(index, path, args.debug) for index, path in enumerate(args.images)]
+    for record, error in read_in_processes(profile, _count_job, jobs, min(len(jobs), os.cpu_count() or 1)):
         if record is None:
             print(f"tableassist vision: {error}", file=sys.stderr)
             failed += 1
@@ -77,6 +76,10 @@ def _count(args: argparse.Namespace) -> int:
             note = f"; unsure: {record['unsure']}" if "unsure" in record else ""
             print(f"{record['image']}: {counts} (confidence {record['confidence']:.2f}{note})", flush=True)
     return 1 if failed else 0
+
+
+def _count_job(reader: YardReader, job: tuple[int, Path, Path | None]) -> tuple[dict[str, Any] | None, str | None]:
+    return _count_image(reader, *job)
 
 
 def _count_image(reader: YardReader, index: int, path: Path,

@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 from hardware.stockyard import YardReader, build_profile  # noqa: E402
 from hardware.stockyard.frame import prepare, to_gray  # noqa: E402
 from hardware.stockyard.markers import find_markers  # noqa: E402
-from hardware.stockyard.pool import ReaderPool  # noqa: E402
+from hardware.stockyard.pool import read_in_processes  # noqa: E402
 from tests.vision.scenes import lamp_pool, scene_pair  # noqa: E402
 from tests.vision.scenes_alt import alt_scene_pair  # noqa: E402
 from tests.vision.scenes_blind import blind_scene_pair  # noqa: E402
@@ -79,30 +79,35 @@ def timing(name: str, pairs: Sequence[_Pair], threads: int = 1) -> None:
           f"{statistics.median(first):.1f}, max {max(first):.1f}")
 
 
+def _counts(reader: YardReader, image: np.ndarray) -> dict[str, int]:
+    return reader.read(image).reading.counts()
+
+
 def batch_timing(name: str, pairs: Sequence[_Pair], threads: int) -> None:
     """A batch of frames read against one calibration (as `tableassist vision count` reads its images):
-    one reader alone, then one per core side by side (`ReaderPool`). Each scene's play frame eight times."""
+    one reader alone, then one process per core side by side (`read_in_processes`, starting its processes
+    included, and each frame sent to them and its counts back). Each scene's play frame 24 times."""
     default = cv2.getNumThreads()
     cv2.setNumThreads(threads)
     alone = side_by_side = 0.0
     frames = 0
+    size = os.cpu_count() or 1
     for pair in pairs:
         profile = build_profile(pair.calibration)
-        batch = [pair.play.image] * 8
-        reader, pool = YardReader(profile), ReaderPool(profile)
+        batch = [pair.play.image] * 24
+        reader = YardReader(profile)
         reader.read(batch[0])
-        list(pool.map(lambda r, image: r.read(image), batch[:pool.size]))  # each reader's first frame
         t0 = time.perf_counter()
         for image in batch:
             reader.read(image)
         t1 = time.perf_counter()
-        list(pool.map(lambda r, image: r.read(image), batch))
+        list(read_in_processes(profile, _counts, batch, size))
         t2 = time.perf_counter()
         alone, side_by_side, frames = alone + t1 - t0, side_by_side + t2 - t1, frames + len(batch)
     cv2.setNumThreads(default)
     print(f"{name}: ms per 1280x720 frame in a batch ({threads} OpenCV threads): "
           f"one reader {1000 * alone / frames:.1f}, "
-          f"{pool.size} readers side by side {1000 * side_by_side / frames:.1f}")
+          f"{size} processes side by side {1000 * side_by_side / frames:.1f}")
 
 
 def accuracy(name: str, pairs: Sequence[_Pair]) -> None:

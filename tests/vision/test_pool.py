@@ -1,15 +1,19 @@
-"""Frames read side by side: the same readings as one reader alone, in the frames' order."""
+"""A batch read in processes: the same readings as one reader alone, in the frames' order, and Ctrl-C
+stops it with no traceback from any of them."""
 
 from __future__ import annotations
 
-import itertools
-import threading
-from collections.abc import Iterator
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
+import cv2
 import numpy as np
 
-from hardware.stockyard import ReaderPool, YardReader, build_profile
-from hardware.stockyard.reader import FrameReading
+from hardware.stockyard import YardReader, build_profile, read_in_processes
+from tableassist.ports import YardReading
 from tests.vision.conftest import plain_scene, shoot
 from tests.vision.scenes import place
 
@@ -31,47 +35,45 @@ def frames() -> list[np.ndarray]:
     return shots
 
 
-def test_readers_side_by_side_answer_as_one_reader_alone_in_order() -> None:
+def reading_and_process(reader: YardReader, shot: np.ndarray) -> tuple[YardReading, int]:
+    return reader.read(shot).reading, os.getpid()
+
+
+def test_a_batch_read_in_processes_answers_as_one_reader_alone_in_order() -> None:
     profile = build_profile(shoot(plain_scene()))
     shots = frames()
     alone = [YardReader(profile).read(shot).reading for shot in shots]
     assert [r.counts()["iron"] for r in alone] == [1, 0, 0, 0, 2]  # premise: the frames differ
 
-    both_at_once = threading.Barrier(2, timeout=60)  # broken unless two frames are read at the same time
-    in_use: set[int] = set()
-    lock = threading.Lock()
-
-    def read(reader: YardReader, shot: np.ndarray) -> FrameReading:
-        with lock:
-            assert id(reader) not in in_use  # a reader is never lent to two threads at once
-            in_use.add(id(reader))
-        both_at_once.wait()
-        try:
-            return reader.read(shot)
-        finally:
-            with lock:
-                in_use.discard(id(reader))
-
-    pool = ReaderPool(profile, size=2)
-    side_by_side = [result.reading for result in pool.map(read, shots[:4])]
-    side_by_side += [result.reading for result in pool.map(lambda reader, shot: reader.read(shot), shots[4:])]
-    assert side_by_side == alone
+    answers = list(read_in_processes(profile, reading_and_process, shots, size=2))
+    assert [reading for reading, _ in answers] == alone
+    assert os.getpid() not in {pid for _, pid in answers}  # read in the children, not here
+    assert list(read_in_processes(profile, reading_and_process, [], size=2)) == []
+    one = list(read_in_processes(profile, reading_and_process, shots[:2], size=1))
+    assert one == [(alone[0], os.getpid()), (alone[1], os.getpid())]  # one process: this one, no child forked
 
 
-
-def test_no_more_frames_are_taken_than_there_are_readers_to_read_them() -> None:
-    profile = build_profile(shoot(plain_scene()))
-    shots = frames()
-    taken: list[int] = []
-
-    def endless() -> Iterator[np.ndarray]:
-        for i in itertools.count():
-            taken.append(i)
-            yield shots[i % len(shots)]
-
-    results = ReaderPool(profile, size=2).map(lambda reader, shot: reader.read(shot).reading, endless())
-    first = next(results)
-    assert first.counts() == YardReader(profile).read(shots[0]).reading.counts()
-    assert taken == [0, 1]  # the first answer waited for; the second frame being read meanwhile
-    results.close()  # given up: nothing more is taken
-    assert taken == [0, 1]
+def test_ctrl_c_stops_a_batch_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C goes to every process of the terminal's group, the children too. One of them waiting for
+    work meanwhile must not die of it with a traceback of its own."""
+    cv2.imwrite(str(tmp_path / "empty.png"), shoot(plain_scene()))
+    scene = plain_scene()
+    scene.cubes = place(scene, [("iron", 3, 3), ("coal", 9, 5)])
+    play = shoot(scene)
+    images = [str(tmp_path / "play1.png"), str(tmp_path / "play2.png"), str(tmp_path / "large.png")]
+    cv2.imwrite(images[0], play)
+    cv2.imwrite(images[1], play)
+    # The last one slow to decode and read: the other child has nothing left to do while it is read.
+    cv2.imwrite(images[2], cv2.resize(play, (5120, 2880), interpolation=cv2.INTER_LINEAR))
+    tableassist = [sys.executable, "-m", "tableassist", "vision"]
+    assert subprocess.run([*tableassist, "calibrate", str(tmp_path / "empty.png"), "--out", str(tmp_path / "cal")],
+                          capture_output=True).returncode == 0
+    # A session of its own, as a terminal's foreground job: the signal goes to the whole process group.
+    batch = subprocess.Popen([*tableassist, "count", *images, "--calibration", str(tmp_path / "cal"), "--json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert batch.stdout is not None
+    assert all('"iron": 1' in batch.stdout.readline() for _ in range(2))  # the large one is being read now
+    os.killpg(batch.pid, signal.SIGINT)
+    out, err = batch.communicate(timeout=60)
+    assert batch.returncode == 130 and out == ""  # stopped before the large one was counted
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
