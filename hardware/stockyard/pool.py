@@ -16,13 +16,19 @@ import os
 import signal
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from hardware.stockyard.profile import YardProfile
 from hardware.stockyard.reader import YardReader
+from tableassist.errors import UserError
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+
+
+class ReaderDied(UserError):
+    """A child process of a batch ended without an answer (killed, out of memory): one line, no traceback."""
 
 
 # The reader a forked batch process reads with: its parent's, copied with the rest of its memory.
@@ -64,6 +70,8 @@ def read_in_processes(profile: YardProfile, work: Callable[[YardReader, Item], R
                                     initializer=_leave_interrupts_to_the_parent)
     try:
         yield from processes.map(functools.partial(_read_in_child, work), items)
+    except BrokenProcessPool as err:
+        raise ReaderDied("a process reading the images stopped unexpectedly (out of memory?)") from err
     finally:
         # Given up early (or interrupted): nothing more is started; the frames being read finish.
         processes.shutdown(wait=True, cancel_futures=True)

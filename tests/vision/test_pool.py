@@ -11,8 +11,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from hardware.stockyard import YardReader, build_profile, read_in_processes
+from hardware.stockyard.pool import ReaderDied
 from tableassist.ports import YardReading
 from tests.vision.conftest import plain_scene, shoot
 from tests.vision.scenes import place
@@ -51,6 +53,16 @@ def test_a_batch_read_in_processes_answers_as_one_reader_alone_in_order() -> Non
     assert list(read_in_processes(profile, reading_and_process, [], size=2)) == []
     one = list(read_in_processes(profile, reading_and_process, shots[:2], size=1))
     assert one == [(alone[0], os.getpid()), (alone[1], os.getpid())]  # one process: this one, no child forked
+
+
+def die(reader: YardReader, shot: np.ndarray) -> None:
+    os._exit(3)  # as the kernel's out-of-memory killer would end it: no exception, no answer
+
+
+def test_a_reading_process_that_dies_is_one_clear_error() -> None:
+    profile = build_profile(shoot(plain_scene()))
+    with pytest.raises(ReaderDied, match="stopped unexpectedly"):
+        list(read_in_processes(profile, die, frames()[:2], size=2))
 
 
 def test_ctrl_c_stops_a_batch_without_a_traceback(tmp_path: Path) -> None:
