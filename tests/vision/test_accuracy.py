@@ -233,3 +233,17 @@ def test_a_blob_smaller_than_a_cube_the_net_is_unsure_of_is_no_cube(style: str, 
     assert reader.read(pair.play.image).reading.counts() == pair.play.counts
     monkeypatch.setattr(count, "WEAK_SHARE", 0.0)  # the premise: counted as cubes
     assert sum(reader.read(pair.play.image).reading.counts().values()) > sum(pair.play.counts.values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90013), ("second", 90056)])
+def test_pale_yellow_is_no_iron(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's yellow print under a warm lamp, or in a cube's shadow, is warm and saturated enough
+    to pass for iron, but yellow: green near red, where an iron top's red is well above its green."""
+    from hardware.stockyard import classify
+
+    pair = NAMED[style](seed)
+    reader = YardReader(build_profile(pair.calibration))
+    assert reader.read(pair.play.image).reading.counts() == pair.play.counts
+    monkeypatch.setattr(classify, "IRON_GREEN", 99.0)  # the premise: read as iron
+    assert reader.read(pair.play.image).reading.counts()["iron"] > pair.play.counts["iron"]
