@@ -31,8 +31,8 @@ IRON_SATURATION = 0.45
 # scenes (fifth 50090: 13 such parts read as iron); 1490 cached scenes of the eight generators (2026-11-28):
 # 1179 -> 1184 exact, none lost, count errors 1104 -> 1065. Clipped red too: 1185, but lamp-lit iron lost;
 # any part that green, whatever its saturation: 1184, three iron lost; 0.6 and 0.7 green: as 0.65 and 2 less.
-IRON_GREEN = 0.65
-IRON_PALE = 0.8
+YELLOW_GREEN = 0.65  # green over red, above which a warm part is yellow...
+YELLOW_SATURATION = 0.8  # ...where less saturated than this
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,8 @@ def classify(pixels: NDArray[np.float32]) -> Verdict:
     lit = (b, g, r)
     warmth = r - b
     sat = saturation(bgr)
-    yellow = g > IRON_GREEN * r and sat < IRON_PALE and r < CLIPPED_LIT  # a clipped red says nothing of the hue
+    # Board print, not iron (a clipped red says nothing of the hue)
+    yellow = g > YELLOW_GREEN * r and sat < YELLOW_SATURATION and r < CLIPPED_LIT
     if warmth > IRON_WARMTH and sat > IRON_SATURATION and r >= g >= b * 0.9 and not yellow:
         margin = min((warmth - IRON_WARMTH) / 0.3, (sat - IRON_SATURATION) / 0.3, 1.0)
         return Verdict("iron", margin, lit)

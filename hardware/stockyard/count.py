@@ -115,8 +115,8 @@ def find_blobs(mask: Mask, edge: Mask, min_area: float, sure: Mask | None = None
         padded = cv2.copyMakeBorder(crop, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
         peak = float(cv2.distanceTransform(padded, cv2.DIST_L2, 5).max())
         touches = bool(np.any(edge[y:y + h, x:x + w][crop > 0]))
-        certain = sure is None or bool(np.any(sure[y:y + h, x:x + w][crop > 0]))
-        blobs.append(Blob(x, y, crop, area, peak, touches, certain))
+        surely = sure is None or bool(np.any(sure[y:y + h, x:x + w][crop > 0]))
+        blobs.append(Blob(x, y, crop, area, peak, touches, surely))
     return blobs
 
 

@@ -65,7 +65,7 @@ def _count(args: argparse.Namespace) -> int:
     failed = 0
     # One process per core, no more than there are images; no cube net: one line (ModelMissing).
     jobs = [(index, path, args.debug) for index, path in enumerate(args.images)]
-    for record, error in read_in_processes(profile, _count_job, jobs, min(len(jobs), os.cpu_count() or 1)):
+    for record, error in read_in_processes(profile, _count_image, jobs, min(len(jobs), os.cpu_count() or 1)):
         if record is None:
             print(f"tableassist vision: {error}", file=sys.stderr)
             failed += 1
@@ -78,17 +78,15 @@ def _count(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _count_job(reader: YardReader, job: tuple[int, Path, Path | None]) -> tuple[dict[str, Any] | None, str | None]:
-    return _count_image(reader, *job)
-
-
-def _count_image(reader: YardReader, index: int, path: Path,
-                 debug: Path | None) -> tuple[dict[str, Any] | None, str | None]:
-    """One image's record, or None and why it could not be read."""
+def _count_image(reader: YardReader, job: tuple[int, Path, Path | None]) -> tuple[dict[str, Any] | None, str | None]:
+    """One image's record, or None and why it could not be read. `job`: the image's place in the batch, its
+    path and the debug folder (one tuple: it goes to another process)."""
     import cv2
 
     from calibration.vision import read_image
     from hardware.stockyard.debug import debug_view
+
+    index, path, debug = job
 
     try:
         image = read_image(path)
