@@ -71,7 +71,7 @@ class CubeNet:
         if not model.is_file():  # ONNX Runtime's own message names neither the file's purpose nor a remedy
             raise ModelMissing(f"the cube net's model is missing ({model}): reinstall tableassist")
         # A forked child goes on with the parent's session (a new one there would wait for ever on the
-        # parent's locks); its threads stayed behind, and the child's own thread does their share.
+        # parent's locks): read_in_processes makes it with no threads of its own to stay behind.
         self._run = _session(model)
         # The net's picture: six channels first, the frame's three and then the empty yard's. The empty
         # yard's are the same for every frame read against it: written once (a millisecond a frame), and

@@ -14,10 +14,13 @@ import functools
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import TypeVar
+
+import cv2
 
 from hardware.stockyard.profile import YardProfile
 from hardware.stockyard.reader import YardReader
@@ -41,6 +44,25 @@ def _leave_interrupts_to_the_parent() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextmanager
+def no_helper_threads() -> Iterator[None]:
+    """OpenCV and the cube net on this thread alone while the batch's processes are forked, and the
+    reader they copy made so.
+
+    A fork copies only the thread that forks. A helper thread of OpenCV's that held its pool's lock at that
+    moment (going back to sleep after a frame) leaves the lock held for ever in the child, and the child's
+    first parallel OpenCV call waits on it: 3 forked children in 60 hung so under load here. OpenCV on one
+    thread stops its helpers (they are joined), the net's session made now gets none of its own, and each
+    child then reads on one thread, as one process per core should. The parent's setting is put back after.
+    """
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        yield
+    finally:
+        cv2.setNumThreads(threads)
+
+
 def _read_in_child(work: Callable[[YardReader, Item], Result], item: Item) -> Result:
     assert _forked_reader is not None, "only in a process forked by read_in_processes"
     return work(_forked_reader, item)
@@ -56,8 +78,10 @@ def read_in_processes(profile: YardProfile, work: Callable[[YardReader, Item], R
     it decoding the PNG); batches of 24 frames already decoded, 17.8 ms a frame against 18-20 by threads and
     22 by one reader. A batch of a few images gains nothing: starting the processes costs what they save.
     They are forked, with one reader made here first: each child reads with its own copy, and a missing cube
-    net is one error, raised here. `work`, the items and the results go between processes, so they must
-    pickle (a module's function, paths, plain records).
+    net is one error, raised here. Each child reads on one thread (see no_helper_threads): 60 PNG frames of
+    one scene, 2.33-2.65 s against 2.56-2.76 s with two each (2026-11-29, a busier machine than above).
+    `work`, the items and the results go between processes, so they must pickle (a module's function, paths,
+    plain records).
     """
     global _forked_reader
     size = max(1, size if size is not None else os.cpu_count() or 1)
@@ -65,14 +89,15 @@ def read_in_processes(profile: YardProfile, work: Callable[[YardReader, Item], R
         reader = YardReader(profile)
         yield from (work(reader, item) for item in items)
         return
-    _forked_reader = YardReader(profile)
-    processes = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("fork"),
-                                    initializer=_leave_interrupts_to_the_parent)
-    try:
-        yield from processes.map(functools.partial(_read_in_child, work), items)
-    except BrokenProcessPool as err:
-        raise ReaderDied("a process reading the images stopped unexpectedly (out of memory?)") from err
-    finally:
-        # Given up early (or interrupted): nothing more is started; the frames being read finish.
-        processes.shutdown(wait=True, cancel_futures=True)
-        _forked_reader = None
+    with no_helper_threads():
+        _forked_reader = YardReader(profile)
+        processes = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("fork"),
+                                        initializer=_leave_interrupts_to_the_parent)
+        try:
+            yield from processes.map(functools.partial(_read_in_child, work), items)
+        except BrokenProcessPool as err:
+            raise ReaderDied("a process reading the images stopped unexpectedly (out of memory?)") from err
+        finally:
+            # Given up early (or interrupted): nothing more is started; the frames being read finish.
+            processes.shutdown(wait=True, cancel_futures=True)
+            _forked_reader = None

@@ -55,6 +55,24 @@ def test_a_batch_read_in_processes_answers_as_one_reader_alone_in_order() -> Non
     assert one == [(alone[0], os.getpid()), (alone[1], os.getpid())]  # one process: this one, no child forked
 
 
+def opencv_threads(reader: YardReader, shot: np.ndarray) -> int:
+    return cv2.getNumThreads()
+
+
+def test_the_children_read_on_one_thread_and_the_parent_gets_its_own_back() -> None:
+    """One process per core, each on one thread: forked while OpenCV's helper threads are stopped, so none
+    of them held a lock the child then waits on for ever."""
+    profile = build_profile(shoot(plain_scene()))
+    threads = cv2.getNumThreads()
+    assert threads > 1  # premise: this machine gives OpenCV more than one thread
+    assert list(read_in_processes(profile, opencv_threads, frames()[:3], size=2)) == [1, 1, 1]
+    assert cv2.getNumThreads() == threads
+    batch = read_in_processes(profile, opencv_threads, frames()[:3], size=2)
+    assert next(batch) == 1
+    batch.close()  # given up early: the setting is back all the same
+    assert cv2.getNumThreads() == threads
+
+
 def die(reader: YardReader, shot: np.ndarray) -> None:
     os._exit(3)  # as the kernel's out-of-memory killer would end it: no exception, no answer
 
