@@ -31,7 +31,7 @@ def _detector(patient: bool = False, quick: bool = False) -> cv2.aruco.ArucoDete
         params.adaptiveThreshWinSizeMax = 23
     if patient:
         # Many thresholding windows, from a few pixels to a marker's width: markers in a dark corner,
-        # under glare or strong blur. Slower (~30 ms), so only for markers the quick pass missed.
+        # under glare or strong blur. Slower (~100 ms here), so only for markers the other passes missed.
         params.adaptiveThreshWinSizeMin = 3
         params.adaptiveThreshWinSizeMax = 53
         params.adaptiveThreshWinSizeStep = 4
@@ -97,12 +97,36 @@ def find_markers(gray: NDArray[np.uint8]) -> MarkerSighting:
             found.update({k: v for k, v in _detect(small, scale=2.0).items() if k not in found})
         if found:
             found = _refine(gray, found)
-    for detector in (_DETECTOR, _PATIENT_DETECTOR):
-        if len(found) == 4:
-            break
-        full = _detect(gray, scale=1.0, detector=detector)
-        found.update({k: v for k, v in full.items() if k not in found})
+    if len(found) < 4:
+        found.update({k: v for k, v in _detect(gray, scale=1.0).items() if k not in found})
+    if len(found) < 4:
+        # Still missing: a small marker under blur, its cells smeared into grey. Sharpened, most read again.
+        sharp = sharpened(gray)
+        for detector in (_DETECTOR, _PATIENT_DETECTOR):
+            if len(found) == 4:
+                break
+            full = _detect(sharp, scale=1.0, detector=detector)
+            new = {k: v for k, v in full.items() if k not in found}
+            if new:  # corners settled on the frame itself: the sharpened one's overshoot moves them a little
+                found.update(_refine(gray, new))
     return MarkerSighting(found)
+
+
+SHARPEN_SIGMA = 2.0  # pixels: about a small marker's cell (a 24-pixel marker has cells of 4)
+
+
+def sharpened(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """An unsharp mask: the image plus its difference from a blurred copy, restoring the contrast blur took
+    from fine detail such as a marker's cells.
+
+    Measured on the cached scenes of the six independent generators (3000 frames), each blurred a further
+    1.5 or 2 pixels: 17 and 131 markers missed by the plain passes, 1 and 22 with the sharpened passes in
+    their place; with no blur added, none missed either way. The patient detector reads the sharpened frame
+    instead of the plain one: as good on every frame tried. A frame where a hand truly hides a marker takes
+    longer to give up on (140 ms against 103 here).
+    """
+    soft = cv2.GaussianBlur(gray, (0, 0), SHARPEN_SIGMA)
+    return np.asarray(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), np.uint8)
 
 
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)

@@ -161,6 +161,11 @@ def recompressed(quality: int) -> Callable[[np.ndarray], np.ndarray]:
     return change
 
 
+def blurred(sigma: float) -> Callable[[np.ndarray], np.ndarray]:
+    """A camera that lost its focus after calibrating: the play frame blurred by `sigma` pixels more."""
+    return lambda image: np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.uint8)
+
+
 def lamp_pool_somewhere(seed: int) -> Callable[[np.ndarray], np.ndarray]:
     """A lamp switched on at play over part of the table: up to 60 % brighter in a round pool a third
     of the frame across, centred somewhere over the yard."""
@@ -228,6 +233,9 @@ def main() -> None:
     accuracy("main style, a lamp pool up to 60 % brighter on part of the yard at play (ours: smooth ramps)",
              altered(main_set[:40], lamp_pool_somewhere(7)))
     accuracy("main style, same 40 scenes unchanged (the stress lines' baseline)", main_set[:40])
+    accuracy("independent style, play frame blurred 2 pixels more (out of focus; its markers are small)",
+             altered(indep_set[:40], blurred(2.0)))
+    accuracy("independent style, same 40 scenes unchanged", indep_set[:40])
     hands("hand over the yard", [scene_pair(40_000 + i, hand=True) for i in range(20)])
     hands("hand over the yard (independent style)", [indep_scene_pair(60_000 + i, hand=True) for i in range(20)])
     hands("hand over the yard (second independent style)",

@@ -9,7 +9,7 @@ import pytest
 
 from hardware.stockyard.frame import to_gray
 from hardware.stockyard.geometry import camera_geometry, image_to_canvas, view_for_aspect, yard_aspect
-from hardware.stockyard.markers import find_markers
+from hardware.stockyard.markers import _DETECTOR, _PATIENT_DETECTOR, _detect, find_markers
 from hardware.yard_render import YardScene, camera_matrices, project
 from tests.vision.conftest import plain_scene, shoot
 from tests.vision.scenes import Lighting
@@ -29,6 +29,18 @@ def test_markers_found_under_tilt_rotation_and_blur(tilt: float, roll: float, bl
     sighting = find_markers(to_gray(image))
     assert sighting.complete
     # Centres within a pixel or so of where the renderer put them (it pastes markers on whole texels).
+    assert np.abs(sighting.centres() - true_centres(scene)).max() < 1.2
+
+
+@pytest.mark.parametrize(("distance", "blur"), [(600.0, 2.0), (700.0, 2.0), (800.0, 1.5)])
+def test_small_blurred_markers_are_read_sharpened(distance: float, blur: float) -> None:
+    """Markers 24-32 pixels wide, their cells blurred into grey: the unsharp mask brings them back."""
+    scene = plain_scene(distance_mm=distance)
+    gray = to_gray(shoot(scene, Lighting(blur=blur, noise=2.0, jpeg=92)))
+    plainly = {**_detect(gray, 1.0, _DETECTOR), **_detect(gray, 1.0, _PATIENT_DETECTOR)}
+    assert len(plainly) < 4  # premise: without sharpening, even the patient pass misses one
+    sighting = find_markers(gray)
+    assert sighting.complete
     assert np.abs(sighting.centres() - true_centres(scene)).max() < 1.2
 
 
