@@ -87,29 +87,36 @@ def _intersect(a0: NDArray[np.float64], a1: NDArray[np.float64],
 
 
 def find_markers(gray: NDArray[np.uint8]) -> MarkerSighting:
-    """Detect on a half-size image first (fast); fall back to full size when a marker is missing."""
+    """Detect on a half-size image first (fast); fall back to full size when a marker is missing, and then
+    to a sharpened copy of the frame."""
     found: dict[int, Points] = {}
     if min(gray.shape[:2]) >= 480:
         small = np.asarray(cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA),
                            np.uint8)
-        found = _detect(small, scale=2.0, detector=_QUICK_DETECTOR)
-        if len(found) < 4:
-            found.update({k: v for k, v in _detect(small, scale=2.0).items() if k not in found})
+        for detector in (_QUICK_DETECTOR, _DETECTOR):
+            if len(found) < 4:
+                found.update(_unseen(found, _detect(small, scale=2.0, detector=detector)))
         if found:
             found = _refine(gray, found)
     if len(found) < 4:
-        found.update({k: v for k, v in _detect(gray, scale=1.0).items() if k not in found})
+        found.update(_unseen(found, _detect(gray, scale=1.0)))
     if len(found) < 4:
-        # Still missing: a small marker under blur, its cells smeared into grey. Sharpened, most read again.
+        # Still missing: a small marker under blur, its cells smeared into grey, reads again sharpened. On the
+        # six independent generators' cached scenes (3000 frames) blurred a further 1.5 or 2 pixels, the plain
+        # passes missed 17 and 131 markers, these 1 and 22; unblurred, neither missed any. The patient detector
+        # reads the sharpened frame rather than the plain one: as good on every frame tried. A frame where a
+        # hand truly hides a marker takes longer to give up on (140 ms against 103 here).
         sharp = sharpened(gray)
         for detector in (_DETECTOR, _PATIENT_DETECTOR):
-            if len(found) == 4:
-                break
-            full = _detect(sharp, scale=1.0, detector=detector)
-            new = {k: v for k, v in full.items() if k not in found}
-            if new:  # corners settled on the frame itself: the sharpened one's overshoot moves them a little
+            if len(found) < 4 and (new := _unseen(found, _detect(sharp, scale=1.0, detector=detector))):
+                # Corners settled on the frame itself: the sharpened one's overshoot moves them a little.
                 found.update(_refine(gray, new))
     return MarkerSighting(found)
+
+
+def _unseen(found: dict[int, Points], seen: dict[int, Points]) -> dict[int, Points]:
+    """The markers of `seen` that `found` does not hold yet: an earlier, surer pass keeps its corners."""
+    return {k: v for k, v in seen.items() if k not in found}
 
 
 SHARPEN_SIGMA = 2.0  # pixels: about a small marker's cell (a 24-pixel marker has cells of 4)
@@ -117,14 +124,7 @@ SHARPEN_SIGMA = 2.0  # pixels: about a small marker's cell (a 24-pixel marker ha
 
 def sharpened(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """An unsharp mask: the image plus its difference from a blurred copy, restoring the contrast blur took
-    from fine detail such as a marker's cells.
-
-    Measured on the cached scenes of the six independent generators (3000 frames), each blurred a further
-    1.5 or 2 pixels: 17 and 131 markers missed by the plain passes, 1 and 22 with the sharpened passes in
-    their place; with no blur added, none missed either way. The patient detector reads the sharpened frame
-    instead of the plain one: as good on every frame tried. A frame where a hand truly hides a marker takes
-    longer to give up on (140 ms against 103 here).
-    """
+    from fine detail such as a marker's cells."""
     soft = cv2.GaussianBlur(gray, (0, 0), SHARPEN_SIGMA)
     return np.asarray(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), np.uint8)
 
