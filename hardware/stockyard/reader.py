@@ -101,10 +101,16 @@ def _forget_worker() -> None:
 os.register_at_fork(after_in_child=_forget_worker)
 
 
+class CubeFinder(Protocol):
+    """What says which pixels of a canvas are cubes: the cube net, or (to measure what it costs) the truth."""
+
+    def logits(self, colours: FloatImage, empty: FloatImage) -> NDArray[np.float32]: ...
+
+
 class YardReader:
     """Counts cubes in single frames against one empty-yard profile."""
 
-    def __init__(self, profile: YardProfile) -> None:
+    def __init__(self, profile: YardProfile, cube_finder: CubeFinder | None = None) -> None:
         keep_freed_memory()  # a frame's arrays reused by the next, not mapped afresh: see memory.py
         self.profile = profile
         view = profile.view
@@ -112,7 +118,7 @@ class YardReader:
         self._empty = EmptyYard(profile.colours)
         self._blurred: dict[float, EmptyYard] = {}
         self._softer_lum: dict[float, NDArray[np.float32]] = {}
-        self._cube_net = CubeNet()
+        self._cube_net = cube_finder or CubeNet()
         self._arm_watch = ArmWatch()
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:

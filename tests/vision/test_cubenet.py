@@ -8,11 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
+from hardware.stockyard import YardReader, build_profile
 from hardware.stockyard.cubenet import MODEL, CubeNet, ModelMissing
-from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene
+from hardware.stockyard.frame import prepare
+from tests.vision.cubenet_training.oracle import TrueMask
+from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene, on_canvas, true_scene
 
 # Below every generator's training seeds (they start at GENERATORS[...][1]).
 UNSEEN = {"main": 7, "alt": 8, "indep": 9, "blind": 11, "third": 12}
+UNSEEN_BY_ALL = 13
 
 
 @pytest.fixture(scope="module")
@@ -69,3 +73,17 @@ def test_each_cube_of_a_labelled_scene_has_its_middle(generator: str) -> None:
     xy = scene.centres[:, :2]
     apart = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1)) + np.eye(len(xy)) * 1e9
     assert apart.min() > 8
+
+
+@pytest.mark.parametrize("generator", ["indep", "sixth"])
+def test_a_scene_read_with_its_true_mask_in_the_nets_place(generator: str) -> None:
+    # The oracle's measure (what a perfect net would read) rests on the truth lying where the reader looks.
+    scene = true_scene(generator, UNSEEN_BY_ALL)
+    assert scene is not None and scene.cubes.any()
+    profile = build_profile(scene.pair.calibration)
+    frame = prepare(scene.pair.play.image, profile.view)
+    truth = on_canvas(scene.cubes.astype(np.uint8), frame)
+    reading = YardReader(profile, TrueMask(truth)).read(scene.pair.play.image).reading
+    assert reading.counts() == dict(scene.pair.play.counts)
+    nothing = YardReader(profile, TrueMask(np.zeros_like(truth))).read(scene.pair.play.image).reading
+    assert sum(nothing.counts().values()) == 0

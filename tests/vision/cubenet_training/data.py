@@ -1,13 +1,13 @@
 """Write labelled scenes for training the cube net, one compressed .npz per scene.
 
     python -m tests.vision.cubenet_training.data DATA_DIR [--main 800 --alt 400 --indep 900 --blind 800 --third 800
-                                                          --fourth 0 --fifth 0]
+                                                          --fourth 0 --fifth 0 --sixth 0]
 
-The fourth and fifth independent generators are held out: the shipped net never saw their scenes, so they
+The fourth to sixth independent generators are held out: the shipped net never saw their scenes, so they
 measure how it meets a stranger's. Their scenes can be written for an experiment (--fourth 800).
 
 Each scene keeps its cubes' middles too (for the centre head, `train.py --centres`), where its generator's
-cube outlines are known; the fourth's and fifth's are not, and --centres leaves their scenes out.
+cube outlines are known; the fourth's to sixth's are not, and --centres leaves their scenes out.
 
 Scenes already written are kept, so an interrupted run goes on where it stopped. Run two at once (with
 different --part) to use both cores.
@@ -29,7 +29,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
     for name, default in (("main", 800), ("alt", 400), ("indep", 900), ("blind", 800), ("third", 800), ("fourth", 0),
-                          ("fifth", 0)):
+                          ("fifth", 0), ("sixth", 0)):
         parser.add_argument(f"--{name}", type=int, default=default, help=f"scenes from the {name} generator")
     parser.add_argument("--part", type=str, default="1/1", help="K/N: every Nth scene from the Kth")
     args = parser.parse_args()

@@ -26,11 +26,12 @@ import tests.vision.scenes_blind as blind
 import tests.vision.scenes_fifth as fifth
 import tests.vision.scenes_fourth as fourth
 import tests.vision.scenes_indep as indep
+import tests.vision.scenes_sixth as sixth
 import tests.vision.scenes_third as third
 from hardware.stockyard import YardReader, build_profile
-from hardware.stockyard.frame import MarkersMissing, prepare
+from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from tableassist.errors import UserError
-from tests.vision.scenes import ScenePair, scene_pair
+from tests.vision.scenes import scene_pair
 from tests.vision.scenes_alt import alt_scene_pair
 
 GENERATORS: dict[str, tuple[Callable[[int], Any], int]] = {
@@ -41,6 +42,7 @@ GENERATORS: dict[str, tuple[Callable[[int], Any], int]] = {
     "third": (third.third_scene_pair, 140_000),
     "fourth": (fourth.fourth_scene_pair, 150_000),
     "fifth": (fifth.fifth_scene_pair, 160_000),
+    "sixth": (sixth.sixth_scene_pair, 170_000),
 }
 
 
@@ -51,7 +53,7 @@ class LabelledScene:
     allowed: NDArray[np.uint8]  # where the reader looks: the yard seen in both pictures, markers left out
     cubes: NDArray[np.uint8]  # 1 where a cube is seen
     # Each seen cube's middle (x, y) on the canvas and its seen pixels, N × 3; None where the generator
-    # hands over only its cube mask (the fourth and fifth).
+    # hands over only its cube mask (the fourth to sixth).
     centres: NDArray[np.float32] | None
 
 
@@ -139,33 +141,58 @@ def _cube_pixels(found: dict[str, NDArray[Any]]) -> Iterator[None]:
         third._draw_cubes = third_draw
 
 
-def labelled_scene(generator: str, seed: int) -> LabelledScene | None:
-    """One scene of `generator`, or None where the reader cannot read it (a marker out of view)."""
+@dataclass(frozen=True)
+class TrueScene:
+    """A generator's scene pair with the truth about its play picture, in the picture's own pixels."""
+
+    pair: Any  # each generator's pair: .calibration, and .play with .image and .counts
+    cubes: NDArray[np.bool_]  # where a cube is seen
+    ids: NDArray[np.int32] | None  # which cube each pixel shows (1, 2, ...), where the generator's outlines are known
+
+
+def true_scene(generator: str, seed: int) -> TrueScene | None:
+    """One scene of `generator` and its truth, or None where the generator gives up on the seed."""
     make, _ = GENERATORS[generator]
     found: dict[str, NDArray[Any]] = {}
     with _cube_pixels(found):
         try:
-            pair: ScenePair = make(seed)
+            pair = make(seed)
         except RuntimeError:  # the fourth generator gives up on a seed whose markers it cannot show
             return None
-    try:
-        reader = YardReader(build_profile(pair.calibration))
-        frame = prepare(pair.play.image, reader.profile.view)
-    except (MarkersMissing, UserError):  # the reader would refuse it too: nothing to learn from
-        return None
-    compared = reader.compare(frame)
-    height, width = compared.allowed.shape
     truth = found.get("cubes", getattr(pair.play, "cube_mask", None))
     if truth is None:
         truth = np.zeros(pair.play.image.shape[:2], bool)
-    in_frame = truth.astype(np.uint8)
-    cubes = cv2.warpPerspective(in_frame, frame.to_canvas, (width, height), flags=cv2.INTER_NEAREST)
+    ids = None
+    if generator in _PAINTED:  # a scene without cubes has no "ids"
+        ids = found.get("ids", np.zeros(truth.shape, np.int32)).astype(np.int32)
+    return TrueScene(pair, np.asarray(truth, bool), ids)
+
+
+def on_canvas(truth: NDArray[Any], frame: PreparedFrame) -> NDArray[Any]:
+    """A truth map of the play picture (a mask or cube ids), warped to the frame's canvas."""
+    height, width = frame.valid.shape
+    # No int32 warps, and nearest neighbours only: ids are names, not amounts.
+    warped = cv2.warpPerspective(truth.astype(np.float32), frame.to_canvas, (width, height), flags=cv2.INTER_NEAREST)
+    return warped.astype(truth.dtype)
+
+
+def labelled_scene(generator: str, seed: int) -> LabelledScene | None:
+    """One scene of `generator`, or None where the reader cannot read it (a marker out of view)."""
+    scene = true_scene(generator, seed)
+    if scene is None:
+        return None
+    try:
+        reader = YardReader(build_profile(scene.pair.calibration))
+        frame = prepare(scene.pair.play.image, reader.profile.view)
+    except (MarkersMissing, UserError):  # the reader would refuse it too: nothing to learn from
+        return None
+    compared = reader.compare(frame)
+    cubes = on_canvas(scene.cubes.astype(np.uint8), frame)
     centres = None
-    if generator in _PAINTED:  # a scene without cubes has no "ids": no middles
-        in_frame_ids = found.get("ids", np.zeros(in_frame.shape, np.int32)).astype(np.float32)  # no int32 warps
-        ids = cv2.warpPerspective(in_frame_ids, frame.to_canvas, (width, height), flags=cv2.INTER_NEAREST)
+    if scene.ids is not None:
+        ids = on_canvas(scene.ids, frame)
         ids[(cubes == 0) | (compared.allowed == 0)] = 0
-        centres = _centres(ids.astype(np.int32))
+        centres = _centres(ids)
     return LabelledScene(compared.colours.astype(np.float16), compared.empty.colours.astype(np.float16),
                          (compared.allowed > 0).astype(np.uint8), (cubes > 0).astype(np.uint8), centres)
 
