@@ -7,6 +7,7 @@ import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from statistics import median_low
 from typing import Protocol
 
 import cv2
@@ -66,9 +67,28 @@ class FrameReading:
 # a little fuller at the cubes' rims, which the counter's footprints were not measured on: four scenes of
 # the test suite's heaps and lone L-shapes went wrong by a cube; two still do (marked xfail, strict).
 CUBE_LOGIT = 0.7
+# A count the counter doubts (its confidence under RECOUNT_BELOW: a heap's area between two numbers of cubes,
+# a colour near a threshold) moves with a few pixels more or less at the cubes' rims. It is counted again
+# from a fuller and a thinner mask, the net's answer at a looser and a stricter threshold, and the count
+# that agrees with the three's median in every colour is kept (the first one's where none does). The six
+# independent generators' 1500 cached scenes: 1089 -> 1111 exact (25 gained, 3 lost), a quarter of the frames
+# recounted. Every frame recounted: 1110 from these two thresholds, 1126 from four (-0.5, 0, 1.5, 2.5) at twice
+# the cost again; the most confident of the three counts instead of the median: 1071.
+RECOUNT_BELOW = 0.2
+RECOUNT_AT = (-0.5, 2.5)
 # ...and sure of it where the logit is 5 (150 to one): every cube of any size holds such a pixel but a
 # few faint ones, and a blob smaller than a cube without one is not counted (count.WEAK_SHARE).
 CUBE_SURE = 5.0
+
+
+def median_count(counts: list[tuple[CubeCount, NDArray[np.uint8]]]) -> tuple[CubeCount, NDArray[np.uint8]]:
+    """Of several counts of one frame (each with its mask), the first whose every colour is the counts'
+    median, and sure; the first count where none is."""
+    middle = {kind: median_low(c.counts()[kind] for c, _ in counts) for kind in KINDS}
+    for count, mask in counts:
+        if count.unsure is None and all(count.counts()[kind] == middle[kind] for kind in KINDS):
+            return count, mask
+    return counts[0]
 
 
 def edge_of_view(valid: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -153,16 +173,26 @@ class YardReader:
             clipped = np.any(saturated(frame.canvas), axis=2, keepdims=True)
             truest = np.asarray(np.where(clipped, np.maximum(colours, frame.colours), colours), np.float32)
         logits = net.result()
-        mask = np.where((logits > CUBE_LOGIT) & (compared.allowed > 0), 255, 0).astype(np.uint8)
         sure = np.asarray(logits > CUBE_SURE, np.uint8)
         slack = 0.02 * view.width
         yard = (view.margin - slack, view.margin - slack, view.margin + view.width + slack,
                 view.margin + view.height + slack)
-        # The frame's own colours know nothing of a lamp over part of the yard; the matched ones were divided by it.
-        light = None if matched else changed_light(frame.colours, self._empty, compared.allowed, mask)
-        # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
-        count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard, IN_THE_BOX,
-                            marker_reach(frame.sighting, frame.to_canvas), light, sure)
+        reach = marker_reach(frame.sighting, frame.to_canvas)
+
+        def count_at(threshold: float) -> tuple[CubeCount, NDArray[np.uint8]]:
+            """The cubes where the net's logit is over `threshold`, and that mask."""
+            mask = np.where((logits > threshold) & (compared.allowed > 0), 255, 0).astype(np.uint8)
+            # The frame's own colours know nothing of a lamp over part of the yard; the matched ones were
+            # divided by it.
+            light = None if matched else changed_light(frame.colours, self._empty, compared.allowed, mask)
+            # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
+            count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard,
+                                IN_THE_BOX, reach, light, sure)
+            return count, mask
+
+        count, mask = count_at(CUBE_LOGIT)
+        if count.unsure is None and count.confidence < RECOUNT_BELOW:
+            count, mask = median_count([(count, mask)] + [count_at(t) for t in RECOUNT_AT])
         if count.unsure is None and arm is not None:
             count.unsure, count.confidence = ARM, min(count.confidence, UNSURE_CONFIDENCE)
         if count.unsure != ARM:

@@ -107,6 +107,14 @@ NAMED: dict[str, Callable[[int], Any]] = {"second": blind_scene_pair, "third": t
                                          "sixth": sixth_scene_pair}
 
 
+def counted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No count counted again (reader.RECOUNT_BELOW): a premise that switches a rule off shows what that rule
+    alone does, and a doubtful count's recount may mend the same scene another way."""
+    from hardware.stockyard import reader
+
+    monkeypatch.setattr(reader, "RECOUNT_BELOW", 0.0)
+
+
 def reads_right(style: str, seed: int) -> tuple[dict[str, int], Callable[[], dict[str, int]]]:
     """A named generator's scene, asserted to read right: its true counts, and a way to read it again once a
     test has switched a rule off for its premise."""
@@ -133,11 +141,14 @@ def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monke
     truth, read_again = reads_right(style, seed)
     monkeypatch.setattr(count, "HEAP_FROM", 6.5)  # the premise: the heaps' areas as they were measured...
     monkeypatch.setattr(count, "SEAM_WEIGHT", 0.0)  # ...and no seams, which catch second 167's extra cube too
+    counted_once(monkeypatch)  # ...counted once (a doubtful count's recount mends second 167 as well)
     assert sum(read_again().values()) == sum(truth.values()) + 1
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("sixth", 20002), ("sixth", 20118), ("third", 30004), ("second", 30002)])
+# Third 30004 was a fourth case until doubtful counts were counted again: its right count is doubtful, and the
+# counts from a fuller and a thinner mask agree on a stone too many (one of 3 scenes lost among 1500, 25 gained).
+@pytest.mark.parametrize(("style", "seed"), [("sixth", 20002), ("sixth", 20118), ("second", 30002)])
 def test_seams_across_flat_tops_split_no_cube(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Scenes whose heaps split into too many parts by area and outline alone: sixth 20002's heaps of
     big cubes with no lone cube beside them were measured at a quarter of their size (27 iron for 8),
@@ -150,6 +161,7 @@ def test_seams_across_flat_tops_split_no_cube(style: str, seed: int, monkeypatch
     # ...where a footprint several lone cubes measured may be halved, as it could when the seams came in
     # (sixth 20118's lone cubes now keep it whole by that alone)
     monkeypatch.setattr(count, "HALVING_MEASURED", 99)
+    counted_once(monkeypatch)  # ...and counted once: a doubtful count's recount mends sixth 20118 as well
     assert sum(read_again().values()) > sum(truth.values())
 
 
@@ -164,7 +176,8 @@ def test_a_size_several_lone_cubes_measured_is_not_halved(style: str, seed: int,
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
-    monkeypatch.setattr(count, "HALVING_MEASURED", 99)  # the premise: halved, cubes counted twice
+    monkeypatch.setattr(count, "HALVING_MEASURED", 99)  # the premise: halved, cubes counted twice...
+    counted_once(monkeypatch)  # ...counted once (a doubtful count's recount mends second 50074 as well)
     assert sum(read_again().values()) >= sum(truth.values()) + 3
 
 
