@@ -192,7 +192,13 @@ class YardReader:
 
         count, mask = count_at(CUBE_LOGIT)
         if count.unsure is None and count.confidence < RECOUNT_BELOW:
-            count, mask = median_count([(count, mask)] + [count_at(t) for t in RECOUNT_AT])
+            looser, stricter = RECOUNT_AT
+            counts = [(count, mask), count_at(looser)]
+            # Where the fuller mask counts the same, two of the three agree: the thinner could not move the median
+            # (half the frames recounted: a count saved).
+            if counts[1][0].counts() != count.counts():
+                counts.append(count_at(stricter))
+            count, mask = median_count(counts)
         if count.unsure is None and arm is not None:
             count.unsure, count.confidence = ARM, min(count.confidence, UNSURE_CONFIDENCE)
         if count.unsure != ARM:
