@@ -86,9 +86,10 @@ CUBE_SURE = 5.0
 def median_count(counts: list[tuple[CubeCount, NDArray[np.uint8]]]) -> tuple[CubeCount, NDArray[np.uint8]]:
     """Of several counts of one frame (each with its mask), the first whose every colour is the counts'
     median, and sure; the first count where none is."""
-    middle = {kind: median_low(c.counts()[kind] for c, _ in counts) for kind in KINDS}
-    for count, mask in counts:
-        if count.unsure is None and all(count.counts()[kind] == middle[kind] for kind in KINDS):
+    tallies = [count.counts() for count, _ in counts]
+    middle = {kind: median_low(tally[kind] for tally in tallies) for kind in KINDS}
+    for (count, mask), tally in zip(counts, tallies, strict=True):
+        if count.unsure is None and tally == middle:
             return count, mask
     return counts[0]
 
@@ -140,7 +141,7 @@ class YardReader:
         self._empty = EmptyYard(profile.colours)
         self._blurred: dict[float, EmptyYard] = {}
         self._softer_lum: dict[float, NDArray[np.float32]] = {}
-        self._cube_net = cube_finder or CubeNet()
+        self._cube_finder = cube_finder or CubeNet()
         self._arm_watch = ArmWatch()
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
@@ -160,7 +161,7 @@ class YardReader:
         # The whole canvas, not just the yard: an arm reaching in is told by where it enters the picture.
         # The net is a third of a frame's time and lets go of Python while it runs: what needs no mask is
         # worked out meanwhile, on another core.
-        net = _net_worker().submit(self._cube_net.logits, colours, compared.empty.colours)
+        net = _net_worker().submit(self._cube_finder.logits, colours, compared.empty.colours)
         edge = edge_of_view(frame.valid)
         arm = self._arm_watch.region(colours, compared.empty.colours, compared.allowed, edge, self._yard_area)
         # Colours for classifying: this frame's own marker white, unless its paper clipped and the

@@ -10,9 +10,8 @@ import pytest
 
 from hardware.stockyard import YardReader, build_profile
 from hardware.stockyard.cubenet import MODEL, CubeNet, ModelMissing
-from hardware.stockyard.frame import prepare
-from tests.vision.cubenet_training.oracle import TrueMask
-from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene, on_canvas, true_scene
+from tests.vision.cubenet_training.oracle import TrueMask, truth_on_canvas
+from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene, true_scene
 
 # Below every generator's training seeds (they start at GENERATORS[...][1]).
 UNSEEN = {"main": 7, "alt": 8, "indep": 9, "blind": 11, "third": 12}
@@ -81,8 +80,7 @@ def test_a_scene_read_with_its_true_mask_in_the_nets_place(generator: str) -> No
     scene = true_scene(generator, UNSEEN_BY_ALL)
     assert scene is not None and scene.cubes.any()
     profile = build_profile(scene.pair.calibration)
-    frame = prepare(scene.pair.play.image, profile.view)
-    truth = on_canvas(scene.cubes.astype(np.uint8), frame)
+    truth = truth_on_canvas(scene, profile)
     reading = YardReader(profile, TrueMask(truth)).read(scene.pair.play.image).reading
     assert reading.counts() == dict(scene.pair.play.counts)
     nothing = YardReader(profile, TrueMask(np.zeros_like(truth))).read(scene.pair.play.image).reading

@@ -45,7 +45,7 @@ def test_the_worker_gives_what_the_net_gives_in_line() -> None:
     threaded = reader.read(pair.play.image)
     assert threaded.frame is not None and threaded.mask is not None
     compared = reader.compare(threaded.frame)
-    logits = reader._cube_net.logits(compared.colours, compared.empty.colours)
+    logits = reader._cube_finder.logits(compared.colours, compared.empty.colours)
     in_line = (logits > reader_module.CUBE_LOGIT) & (compared.allowed > 0)
     assert ((threaded.mask > 0) == in_line).all()
     assert in_line.any()

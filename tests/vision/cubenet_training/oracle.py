@@ -43,8 +43,9 @@ from numpy.typing import NDArray
 from hardware.stockyard import YardReader, build_profile
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.frame import MarkersMissing, prepare
+from hardware.stockyard.profile import YardProfile
 from tableassist.errors import UserError
-from tests.vision.cubenet_training.scenes import GENERATORS, on_canvas, true_scene
+from tests.vision.cubenet_training.scenes import GENERATORS, TrueScene, on_canvas, true_scene
 
 SURE = 10.0  # the logit the true mask answers with: far past every threshold the reader applies
 
@@ -59,6 +60,13 @@ class TrueMask:
         return self._logits
 
 
+def truth_on_canvas(scene: TrueScene, profile: YardProfile) -> NDArray[np.uint8]:
+    """The scene's true cube mask where the reader looks for cubes: on its canvas under `profile`.
+    Raises MarkersMissing where the play picture's markers cannot be found."""
+    frame = prepare(scene.pair.play.image, profile.view)
+    return np.asarray(on_canvas(scene.cubes.astype(np.uint8), frame), np.uint8)
+
+
 def read_both(job: tuple[str, int]) -> tuple[str, bool, bool] | None:
     """Whether one scene reads exactly as shipped and with the true mask; None where it cannot be read."""
     generator, seed = job
@@ -67,12 +75,11 @@ def read_both(job: tuple[str, int]) -> tuple[str, bool, bool] | None:
         return None
     try:
         profile = build_profile(scene.pair.calibration)
-        frame = prepare(scene.pair.play.image, profile.view)
+        truth = TrueMask(truth_on_canvas(scene, profile))
     except (MarkersMissing, UserError):
         return None
     want = dict(scene.pair.play.counts)
     shipped = YardReader(profile).read(scene.pair.play.image).reading.counts()
-    truth = TrueMask(on_canvas(scene.cubes.astype(np.uint8), frame))
     true_masked = YardReader(profile, truth).read(scene.pair.play.image).reading.counts()
     return generator, shipped == want, true_masked == want
 
