@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hardware.stockyard.colour import FloatImage
-from hardware.stockyard.medians import column_medians, median
+from hardware.stockyard.medians import median
 
 Mask = NDArray[np.uint8]
 _MEAN = np.full((1, 3), 1 / 3, np.float32)
@@ -46,24 +46,23 @@ def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells
     """
     h, w = allowed.shape
     step = 3  # every third pixel is plenty for a median
-    sampled = empty[::step, ::step]
-    ratio = colours[::step, ::step] / np.maximum(sampled, MEASURABLE)
+    # Channels first: each channel's samples lie together, and every median below is of one channel's row
+    # (3.8 -> 2.4 ms a frame here, the same gains).
+    then = empty[::step, ::step].transpose(2, 0, 1)
+    ratio = np.divide(colours[::step, ::step].transpose(2, 0, 1), np.maximum(then, MEASURABLE), order="C")
     ok = allowed[::step, ::step] > 0
-    usable = ok[:, :, None] & (sampled >= MEASURABLE)
+    usable = np.logical_and(ok[None], then >= MEASURABLE, order="C")
     if unsaturated is not None:
-        usable &= unsaturated[::step, ::step]
-    total = column_medians(ratio[ok]) if ok.any() else np.ones(3, np.float32)
-    total = _unclipped(total, ratio, usable, int(np.count_nonzero(ok)), np.ones(3, np.float32))
+        usable &= unsaturated[::step, ::step].transpose(2, 0, 1)
+    total = _gains(ratio, ok, usable, np.ones(3, np.float32)) if ok.any() else np.ones(3, np.float32)
     grid = np.empty((view_cells, view_cells, 3), np.float32)
-    ys = np.linspace(0, ratio.shape[0], view_cells + 1).astype(int)
-    xs = np.linspace(0, ratio.shape[1], view_cells + 1).astype(int)
+    ys = np.linspace(0, ratio.shape[1], view_cells + 1).astype(int)
+    xs = np.linspace(0, ratio.shape[2], view_cells + 1).astype(int)
     for i in range(view_cells):
         for j in range(view_cells):
-            cell = (slice(ys[i], ys[i + 1]), slice(xs[j], xs[j + 1]))
-            seen = int(np.count_nonzero(ok[cell]))
-            if seen > _ENOUGH:
-                grid[i, j] = column_medians(ratio[cell][ok[cell]])
-                grid[i, j] = _unclipped(grid[i, j], ratio[cell], usable[cell], seen, total)
+            rows, cols = slice(ys[i], ys[i + 1]), slice(xs[j], xs[j + 1])
+            if np.count_nonzero(ok[rows, cols]) > _ENOUGH:
+                grid[i, j] = _gains(ratio[:, rows, cols], ok[rows, cols], usable[:, rows, cols], total)
             else:
                 grid[i, j] = total
     # Cells half covered by cubes are not to be trusted beyond the overall change: clamp towards it.
@@ -77,18 +76,20 @@ MEASURABLE = 0.05  # the least value of the empty yard's channel that a gain is 
 FEW_CLIPPED = 0.05  # share of a channel's samples that may clip before the clipped ones are left out
 
 
-def _unclipped(gains: NDArray[np.float32], ratio: NDArray[np.floating], usable: NDArray[np.bool_], seen: int,
-               fallback: NDArray[np.float32]) -> NDArray[np.float32]:
-    """`gains` (medians over all `seen` samples) with each channel that clipped (or was too dark to
-    measure) in more than a few of them measured on its `usable` samples alone, or taken from `fallback`
-    where too few are left. A white cube's clipped top moves no median; clipped print over much of the
-    yard does."""
-    out = gains.copy()
+def _gains(ratio: NDArray[np.floating], ok: NDArray[np.bool_], usable: NDArray[np.bool_],
+           fallback: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each channel's median `ratio` (channels first) over the `ok` samples; over its `usable` ones alone
+    where it clipped (or was too dark to measure) in more than a few of them, or `fallback`'s where too few
+    are left. A white cube's clipped top moves no median; clipped print over much of the yard does."""
+    seen = int(np.count_nonzero(ok))
+    gains = np.empty(3, np.float32)
     for c in range(3):
-        kept = np.count_nonzero(usable[:, :, c])
-        if kept < (1 - FEW_CLIPPED) * seen:
-            out[c] = median(ratio[:, :, c][usable[:, :, c]]) if kept > _ENOUGH else fallback[c]
-    return out
+        kept = np.count_nonzero(usable[c])
+        if kept >= (1 - FEW_CLIPPED) * seen:
+            gains[c] = median(ratio[c][ok])
+        else:
+            gains[c] = median(ratio[c][usable[c]]) if kept > _ENOUGH else fallback[c]
+    return gains
 
 
 def as_empty_where_clipped(colours: FloatImage, empty: FloatImage, now_clipped: NDArray[np.bool_],
