@@ -10,7 +10,7 @@ import pytest
 
 from hardware.stockyard import YardReader, build_profile
 from hardware.stockyard.cubenet import MODEL, CubeNet, ModelMissing
-from tests.vision.cubenet_training.oracle import TrueMask, truth_on_canvas
+from tests.vision.cubenet_training.oracle import SURE, TrueMask, TrueRim, truth_on_canvas
 from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene, true_scene
 
 # Below every generator's training seeds (they start at GENERATORS[...][1]).
@@ -85,3 +85,31 @@ def test_a_scene_read_with_its_true_mask_in_the_nets_place(generator: str) -> No
     assert reading.counts() == dict(scene.pair.play.counts)
     nothing = YardReader(profile, TrueMask(np.zeros_like(truth))).read(scene.pair.play.image).reading
     assert sum(nothing.counts().values()) == 0
+
+
+class _Answer:
+    """A cube net that always answers the same."""
+
+    def __init__(self, logits: np.ndarray) -> None:
+        self._logits = logits.astype(np.float32)
+
+    def logits(self, colours: np.ndarray, empty: np.ndarray) -> np.ndarray:
+        return self._logits
+
+
+def test_the_truth_at_the_rim_takes_the_nets_place_near_its_edge_only() -> None:
+    # The net's square is two pixels too wide each way: within two pixels of its edge the truth answers,
+    # so the square shrinks to the true one; deeper inside and far outside, the net's own answer stays.
+    truth = np.zeros((40, 40), np.uint8)
+    truth[12:28, 12:28] = 1
+    answer = np.full((40, 40), -3.0)
+    answer[10:30, 10:30] = 3.0
+    answer[15, 30] = -0.2  # unsure, but far from the net's edge
+    empty = np.zeros((40, 40, 3), np.float32)
+    near = TrueRim(truth, _Answer(answer), reach=2).logits(empty, empty)
+    assert np.array_equal(near > 0, truth > 0)
+    assert near[20, 20] == 3.0 and near[0, 0] == -3.0  # the net's, away from its edge
+    assert near[10, 20] == near[11, 20] == -SURE and near[12, 20] == 3.0  # the net's edge rows, then its inside
+    assert near[15, 35] == -3.0
+    unsure = TrueRim(truth, _Answer(answer), unsure=1.0).logits(empty, empty)
+    assert unsure[15, 30] == -SURE and np.array_equal(unsure > 0, answer > 0)
