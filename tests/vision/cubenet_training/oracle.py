@@ -48,9 +48,11 @@ there (0.881 against 0.861) but worse on the fifth's and sixth's rims (0.760 aga
 cube's edge in one generator's pictures does not in another's. Nor did a learned full-resolution head: two
 3×3 convolutions over the picture and the net's enlarged answer, added to that answer, trained on the frozen
 shipped net (550 scenes of the five training generators, 1500 steps): the held-back windows' loss 0.0193 ->
-0.0192, 0.85 % of their pixels wrong before and after, and 1090 of the 1500 cached scenes read exactly (1111).
-Even where it was trained, the picture at full resolution says little more about an outline than the net's
-half-resolution answer does; a net trained at full resolution from the start is what is left to try.
+0.0192, 0.85 % of their pixels wrong before and after, and 1090 of the 1500 cached scenes read exactly (1111);
+given the net's own half-resolution features as well, 0.0193 -> 0.0194 (0.85 -> 0.84 % wrong). Nearly all
+the wrong pixels are at the outlines, and even where it was trained, the picture says no more about them than
+the net already makes of it: the truth's outlines are sharper than the blurred pictures show. What the
+outlines cost has to be made up in counting: the recount (reader.py) is one way.
 """
 
 from __future__ import annotations
