@@ -104,12 +104,12 @@ def test_the_truth_at_the_rim_takes_the_nets_place_near_its_edge_only() -> None:
     truth[12:28, 12:28] = 1
     answer = np.full((40, 40), -3.0)
     answer[10:30, 10:30] = 3.0
-    answer[15, 30] = -0.2  # unsure, but far from the net's edge
+    answer[35, 35] = -0.5  # unsure, but far from the net's edge
     empty = np.zeros((40, 40, 3), np.float32)
     near = TrueRim(truth, _Answer(answer), reach=2).logits(empty, empty)
     assert np.array_equal(near > 0, truth > 0)
     assert near[20, 20] == 3.0 and near[0, 0] == -3.0  # the net's, away from its edge
     assert near[10, 20] == near[11, 20] == -SURE and near[12, 20] == 3.0  # the net's edge rows, then its inside
-    assert near[15, 35] == -3.0
+    assert near[15, 35] == -3.0 and near[35, 35] == -0.5
     unsure = TrueRim(truth, _Answer(answer), unsure=1.0).logits(empty, empty)
-    assert unsure[15, 30] == -SURE and np.array_equal(unsure > 0, answer > 0)
+    assert unsure[35, 35] == -SURE and np.count_nonzero(unsure != answer) == 1  # there alone
