@@ -161,7 +161,7 @@ def main() -> None:
         counts[2] += true_masked
         counts[3] += bool(rim)
     for generator, (scenes, shipped, true_masked, rim) in tally.items():
-        near = f", with the truth at the net's rim {rim}" if args.rim or args.unsure else ""
+        near = f", with the truth where the net's edge is or it is unsure {rim}" if args.rim or args.unsure else ""
         print(f"{generator}: {scenes} scenes, exact as shipped {shipped}, with the true mask {true_masked}{near}")
 
 
