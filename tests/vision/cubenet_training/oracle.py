@@ -94,7 +94,7 @@ class TrueRim:
     outlines alone could give, against what a better net could."""
 
     def __init__(self, cubes: NDArray[np.uint8], net: CubeFinder, reach: int = 0, unsure: float = 0.0) -> None:
-        self._truth = np.where(cubes > 0, SURE, -SURE).astype(np.float32)
+        self._truth = TrueMask(cubes)
         self._net, self._reach, self._unsure = net, reach, unsure
 
     def logits(self, colours: FloatImage, empty: FloatImage) -> NDArray[np.float32]:
@@ -102,7 +102,8 @@ class TrueRim:
         mask = np.asarray(answer > CUBE_LOGIT, np.uint8)
         ring = np.ones((2 * self._reach + 1, 2 * self._reach + 1), np.uint8)
         near_edge = cv2.dilate(mask, ring) != cv2.erode(mask, ring)
-        return np.where(near_edge | (np.abs(answer) < self._unsure), self._truth, answer).astype(np.float32)
+        truth = self._truth.logits(colours, empty)
+        return np.where(near_edge | (np.abs(answer) < self._unsure), truth, answer).astype(np.float32)
 
 
 def truth_on_canvas(scene: TrueScene, profile: YardProfile) -> NDArray[np.uint8]:
@@ -112,26 +113,27 @@ def truth_on_canvas(scene: TrueScene, profile: YardProfile) -> NDArray[np.uint8]
     return np.asarray(on_canvas(scene.cubes.astype(np.uint8), frame), np.uint8)
 
 
-def read_both(job: tuple[str, int, int, float]) -> tuple[str, bool, bool, bool | None] | None:
-    """Whether one scene reads exactly as shipped, with the true mask, and with the truth at the net's rim
-    (None when no rim was asked for); None where the scene cannot be read."""
+def read_ways(job: tuple[str, int, int, float]) -> tuple[str, bool, bool, bool | None] | None:
+    """Whether one scene reads exactly as shipped, with the true mask, and with the truth at the net's edge
+    (None when that was not asked for); None where the scene cannot be read."""
     generator, seed, reach, unsure = job
     scene = true_scene(generator, seed)
     if scene is None:
         return None
     try:
         profile = build_profile(scene.pair.calibration)
-        truth = TrueMask(truth_on_canvas(scene, profile))
+        true_cubes = truth_on_canvas(scene, profile)
     except (MarkersMissing, UserError):
         return None
     want = dict(scene.pair.play.counts)
-    shipped = YardReader(profile).read(scene.pair.play.image).reading.counts()
-    true_masked = YardReader(profile, truth).read(scene.pair.play.image).reading.counts()
+    net = CubeNet()  # one model for both readings that ask the net
+    image = scene.pair.play.image
+    shipped = YardReader(profile, net).read(image).reading.counts() == want
+    true_masked = YardReader(profile, TrueMask(true_cubes)).read(image).reading.counts() == want
     rim = None
     if reach or unsure:
-        near = TrueRim(truth_on_canvas(scene, profile), CubeNet(), reach, unsure)
-        rim = YardReader(profile, near).read(scene.pair.play.image).reading.counts() == want
-    return generator, shipped == want, true_masked == want, rim
+        rim = YardReader(profile, TrueRim(true_cubes, net, reach, unsure)).read(image).reading.counts() == want
+    return generator, shipped, true_masked, rim
 
 
 def main() -> None:
@@ -153,7 +155,7 @@ def main() -> None:
     cv2.setNumThreads(1)
     tally: dict[str, list[int]] = {}
     with get_context("fork").Pool(args.processes) as pool:
-        results: list[Any] = list(pool.imap(read_both, jobs, chunksize=2))
+        results: list[Any] = list(pool.imap(read_ways, jobs, chunksize=2))
     for result in filter(None, results):
         generator, shipped, true_masked, rim = result
         counts = tally.setdefault(generator, [0, 0, 0, 0])
