@@ -575,3 +575,53 @@ def test_fragments_of_half_lost_cubes_do_not_halve_the_cube_size(monkeypatch: py
     monkeypatch.setattr(count, "FRAGMENT_COST", float("inf"))  # premise: priced in full, the scraps halve it...
     monkeypatch.setattr(count, "HALVING_MEASURED", 99)  # ...where three lone cubes' footprint may be halved
     assert refit() < 0.6
+
+
+def _cube(kind: str, x: float, y: float) -> Any:
+    from hardware.stockyard.count import Cube
+
+    return Cube(kind, (x, y), np.zeros((0, 2), np.int32), 1.0)
+
+
+# Up and to the left of its cube, one side away (canvas pixels, y down): where a lamp low at the bottom right
+# throws every cube's shadow.
+_UP_LEFT = (-14.0, -14.0)
+
+
+def test_dark_parts_lying_the_same_way_from_their_cubes_are_shadows() -> None:
+    """Four heaps, each an iron or stone cube with a dark part one side up and to its left (a shadow the net
+    took for cube, split off as coal), and a heap of coal alone: the dark parts beside the cubes are
+    shadows, the coal heap is not. A second dark part beyond a shadow, the same way, is more of it."""
+    from hardware.stockyard.count import cast_shadows
+
+    side = 20.0
+    heaps = []
+    for k, (x, y) in enumerate(((60, 60), (160, 70), (80, 180), (220, 200))):
+        caster = _cube("iron" if k % 2 else "stone", x, y)
+        heaps.append([caster, _cube("coal", x + _UP_LEFT[0], y + _UP_LEFT[1])])
+    heaps[3].append(_cube("coal", 220 + 2 * _UP_LEFT[0], 200 + 2 * _UP_LEFT[1]))  # a long shadow's far part
+    coal_heap = [_cube("coal", 300, 40), _cube("coal", 320, 40)]
+    shadows = cast_shadows([*heaps, coal_heap], side)
+    assert shadows == {id(c) for heap in heaps for c in heap if c.kind == "coal"}
+
+
+def test_coal_lying_every_which_way_beside_other_cubes_stays() -> None:
+    """Coal cubes beside other cubes in four directions: no lamp throws shadows so."""
+    from hardware.stockyard.count import cast_shadows
+
+    ways = ((-20.0, 0.0), (0.0, 20.0), (20.0, 0.0), (0.0, -20.0))
+    heaps = [[_cube("iron", x, 100), _cube("coal", x + dx, 100 + dy)]
+             for x, (dx, dy) in zip((40, 120, 200, 280), ways, strict=True)]
+    assert cast_shadows(heaps, 20.0) == set()
+
+
+def test_coal_beside_a_few_heaps_the_same_way_is_no_shadow_where_the_others_have_none() -> None:
+    """Three coal cubes, each up and to the left of a neighbour, by chance (the first independent generator's
+    90127), in a yard of seven heaps: a lamp would shadow the other four as well."""
+    from hardware.stockyard.count import cast_shadows
+
+    heaps = [[_cube("stone", x, 100), _cube("coal", x + _UP_LEFT[0], 100 + _UP_LEFT[1])] for x in (40, 120, 200)]
+    heaps += [[_cube("iron", x, 220)] for x in (40, 120, 200, 280)]
+    assert cast_shadows(heaps, 20.0) == set()
+    # The same three where they are the only heaps with other cubes: shadows.
+    assert len(cast_shadows(heaps[:3], 20.0)) == 3
