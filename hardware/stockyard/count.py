@@ -613,8 +613,8 @@ SHAPE_WEIGHT = 8.0
 # makes a coal cube of it, beside the cube that cast it: under the fourth and fifth generators' low lamps, often
 # several a frame. Real coal lies beside other cubes every which way. Measured on the six independent generators'
 # 1500 cached scenes (2026-11-29): 1111 -> 1114 exact, none lost; count errors 1423 -> 1260 cubes (30 scenes with
-# fewer wrong, none with more). Without the heaps' share (and within 0.35 rad), indep 90127 lost three coal cubes
-# that each lay up and to the left of a neighbour, though its lone cubes had no shadow there: 1109.
+# fewer wrong, none with more). Without the heaps' share, scenes were lost (1109-1111 exact): indep 90127 among
+# them, its three coal cubes each up and to the left of a neighbour, though its lone cubes had no shadow there.
 SHADOW_ALIKE = 3  # dark parts lying the same way from their neighbours: fewer may be coal by chance
 SHADOW_ANGLE = 0.5  # radians either side of that way
 SHADOW_SHARE = 0.5  # the share of the dark parts beside other cubes that must lie that way...
