@@ -631,7 +631,7 @@ def _way_from_nearest(cube: Cube, others: list[Cube], side: float) -> float | No
     return math.atan2(dy, dx) if math.hypot(dx, dy) <= SHADOW_REACH * side else None
 
 
-def _turn(a: float, b: float) -> float:
+def _angle_between(a: float, b: float) -> float:
     """The angle between two directions, 0 to pi."""
     return abs(math.remainder(a - b, 2 * math.pi))
 
@@ -640,20 +640,21 @@ def cast_shadows(heaps: list[list[Cube]], side: float) -> set[int]:
     """The ids of the coal cubes of `heaps` (each blob's cubes) that are one lamp's shadows: dark parts that lie
     the same way from a cube of another colour, in many heaps at once; and the dark parts beyond them that way."""
     beside: list[tuple[Cube, float, int]] = []  # each dark part beside another colour: its way, its heap
-    lit_heaps = 0
+    casting_heaps = 0
     for h, cubes in enumerate(heaps):
         others = [c for c in cubes if c.kind != "coal"]
         if not others:
             continue  # a heap of coal alone: nothing there to cast a shadow but coal
-        lit_heaps += 1
+        casting_heaps += 1
         for cube in cubes:
             if cube.kind == "coal" and (way := _way_from_nearest(cube, others, side)) is not None:
                 beside.append((cube, way, h))
     if len(beside) < SHADOW_ALIKE:
         return set()
-    alike = max(([part for part in beside if _turn(part[1], way) <= SHADOW_ANGLE] for _, way, _ in beside), key=len)
+    alike = max(([part for part in beside if _angle_between(part[1], way) <= SHADOW_ANGLE] for _, way, _ in beside),
+                key=len)
     if (len(alike) < SHADOW_ALIKE or len(alike) < SHADOW_SHARE * len(beside)
-            or len({h for _, _, h in alike}) < SHADOW_HEAPS * lit_heaps):
+            or len({h for _, _, h in alike}) < SHADOW_HEAPS * casting_heaps):
         return set()
     shadows = {id(cube) for cube, _, _ in alike}
     lamp = math.atan2(sum(math.sin(way) for _, way, _ in alike), sum(math.cos(way) for _, way, _ in alike))
@@ -663,11 +664,13 @@ def cast_shadows(heaps: list[list[Cube]], side: float) -> set[int]:
         grown = False
         for cubes in heaps:
             anchors = [c for c in cubes if c.kind != "coal" or id(c) in shadows]
+            if not anchors:
+                continue  # coal alone, and none of it a shadow yet
             for cube in cubes:
-                if not anchors or cube.kind != "coal" or id(cube) in shadows:
+                if cube.kind != "coal" or id(cube) in shadows:
                     continue
                 way = _way_from_nearest(cube, anchors, side)
-                if way is not None and _turn(way, lamp) <= SHADOW_ALONG:
+                if way is not None and _angle_between(way, lamp) <= SHADOW_ALONG:
                     shadows.add(id(cube))
                     anchors.append(cube)
                     grown = True

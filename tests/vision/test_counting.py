@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from hardware.stockyard import Stabiliser, YardReader, build_profile
+from hardware.stockyard.count import Cube, cast_shadows
 from hardware.yard_render import CubePlacement, YardScene
 from tests.vision.conftest import plain_scene, shoot
 from tests.vision.scenes import Lighting, draw_hand, lamp_pool, place
@@ -577,9 +578,7 @@ def test_fragments_of_half_lost_cubes_do_not_halve_the_cube_size(monkeypatch: py
     assert refit() < 0.6
 
 
-def _cube(kind: str, x: float, y: float) -> Any:
-    from hardware.stockyard.count import Cube
-
+def _cube(kind: str, x: float, y: float) -> Cube:
     return Cube(kind, (x, y), np.zeros((0, 2), np.int32), 1.0)
 
 
@@ -592,8 +591,6 @@ def test_dark_parts_lying_the_same_way_from_their_cubes_are_shadows() -> None:
     """Four heaps, each an iron or stone cube with a dark part one side up and to its left (a shadow the net
     took for cube, split off as coal), and a heap of coal alone: the dark parts beside the cubes are
     shadows, the coal heap is not. A second dark part beyond a shadow, the same way, is more of it."""
-    from hardware.stockyard.count import cast_shadows
-
     side = 20.0
     heaps = []
     for k, (x, y) in enumerate(((60, 60), (160, 70), (80, 180), (220, 200))):
@@ -607,8 +604,6 @@ def test_dark_parts_lying_the_same_way_from_their_cubes_are_shadows() -> None:
 
 def test_coal_lying_every_which_way_beside_other_cubes_stays() -> None:
     """Coal cubes beside other cubes in four directions: no lamp throws shadows so."""
-    from hardware.stockyard.count import cast_shadows
-
     ways = ((-20.0, 0.0), (0.0, 20.0), (20.0, 0.0), (0.0, -20.0))
     heaps = [[_cube("iron", x, 100), _cube("coal", x + dx, 100 + dy)]
              for x, (dx, dy) in zip((40, 120, 200, 280), ways, strict=True)]
@@ -618,8 +613,6 @@ def test_coal_lying_every_which_way_beside_other_cubes_stays() -> None:
 def test_coal_beside_a_few_heaps_the_same_way_is_no_shadow_where_the_others_have_none() -> None:
     """Three coal cubes, each up and to the left of a neighbour, by chance (the first independent generator's
     90127), in a yard of seven heaps: a lamp would shadow the other four as well."""
-    from hardware.stockyard.count import cast_shadows
-
     heaps = [[_cube("stone", x, 100), _cube("coal", x + _UP_LEFT[0], 100 + _UP_LEFT[1])] for x in (40, 120, 200)]
     heaps += [[_cube("iron", x, 220)] for x in (40, 120, 200, 280)]
     assert cast_shadows(heaps, 20.0) == set()
