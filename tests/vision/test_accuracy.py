@@ -150,8 +150,8 @@ def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monke
 # counts from a fuller and a thinner mask agree on a stone too many (one of 3 scenes lost among 1500, 25 gained).
 @pytest.mark.parametrize(("style", "seed"), [("sixth", 90100), ("sixth", 20118), ("second", 30002)])
 def test_seams_across_flat_tops_split_no_cube(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scenes whose heaps split into too many parts by area and outline alone: sixth 90100's cubes were
-    measured at a quarter of their size (25 cubes for 7; sixth 20002, 27 iron for 8, was this case until
+    """Scenes whose heaps split into too many parts by area and outline alone: sixth 90100's cube size
+    came out a quarter of the true one (25 cubes for 7; sixth 20002, 27 iron for 8, was this case until
     the area's spread was widened: count.AREA_SPREAD), sixth 20118's cubes each split from their long
     shadows, the others' heaps one cube too many. The wrong splits' seams cut across flat tops, not along
     the edges between cubes."""
@@ -188,8 +188,8 @@ def test_the_lines_between_a_heaps_cubes_set_the_cube_size(style: str, seed: int
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Scenes where no blob, or only one, looks like a lone cube, so the cube size was guessed from the blobs'
     widths (fifth 20034: its one heap, of six, read as three; fifth 20074 and fourth 30014: cubes counted
-    too many) or measured on a heap taken for a lone cube (sixth 90145: four cubes' size, ten cubes read as
-    three; sixth 30012, measured on a fragment, was this case until count.AREA_SPREAD was widened). The lines
+    too many) or came out four times the true one (sixth 90145: ten cubes read as three; sixth 30012, measured
+    on a fragment half a cube's size, was this case until count.AREA_SPREAD was widened). The lines
     between the heaps' cubes repeat one true cube apart."""
     from hardware.stockyard import count
 
