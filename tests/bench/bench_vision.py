@@ -195,12 +195,10 @@ def main() -> None:
     alt_set = [alt_scene_pair(30_000 + i) for i in range(max(20, count // 4))]
     # Seeds no setting was chosen on: the counter's settings were chosen on the independent generators' seeds
     # 50 000-50 099 (once the bench's own) and 90 000-90 149, and checked on 70 000-70 099.
-    indep_set = [indep_scene_pair(FRESH + i) for i in range(max(20, count // 2))]
-    blind_set = [blind_scene_pair(FRESH + i) for i in range(max(20, count // 2))]
-    third_set = [third_scene_pair(FRESH + i) for i in range(max(20, count // 2))]
-    fourth_set = [fourth_scene_pair(FRESH + i) for i in range(max(20, count // 2))]
-    fifth_set = [fifth_scene_pair(FRESH + i) for i in range(max(20, count // 2))]
-    sixth_set = [sixth_scene_pair(FRESH + i) for i in range(max(20, count // 2))]
+    indep_set, blind_set, third_set, fourth_set, fifth_set, sixth_set = (
+        [make(FRESH + i) for i in range(max(20, count // 2))]
+        for make in (indep_scene_pair, blind_scene_pair, third_scene_pair, fourth_scene_pair, fifth_scene_pair,
+                     sixth_scene_pair))
     sets: list[Sequence[_Pair]] = [main_set, alt_set, indep_set, blind_set, third_set, fourth_set, fifth_set, sixth_set]
     generated = sum(len(s) for s in sets)
     print(f"generated {generated} scenes in {time.perf_counter() - start:.0f} s")
