@@ -267,6 +267,21 @@ def test_one_lamps_shadows_beside_their_cubes_are_no_coal(style: str, seed: int,
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90021), ("fourth", 90099)])
+def test_a_lamps_shadow_is_known_beside_any_cube_of_its_heap(style: str, seed: int,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fifth 90021 and fourth 90099: once the shadows beside the heaps' cubes show which way the lamp throws
+    them, dark parts lying that way from a cube of their heap are shadows too, though not the ones the
+    lamp's way was told by. Asked of nothing beyond those (no part lies within no angle of it), a dark
+    part or two is read as coal."""
+    from hardware.stockyard import count
+
+    truth, read_again = reads_right(style, seed)
+    monkeypatch.setattr(count, "SHADOW_ALONG", 0.0)  # the premise: only the shadows the lamp's way was told by
+    assert read_again()["coal"] > truth["coal"]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("style", "seed"), [("fifth", 90013), ("second", 90056)])
 def test_pale_yellow_is_no_iron(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's yellow print under a warm lamp, or in a cube's shadow, is warm and saturated enough

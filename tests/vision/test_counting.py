@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any
 
 import cv2
@@ -608,6 +609,24 @@ def test_coal_lying_every_which_way_beside_other_cubes_stays() -> None:
     heaps = [[_cube("iron", x, 100), _cube("coal", x + dx, 100 + dy)]
              for x, (dx, dy) in zip((40, 120, 200, 280), ways, strict=True)]
     assert cast_shadows(heaps, 20.0) == set()
+
+
+def test_a_shadow_is_known_by_its_cube_though_another_lies_nearer() -> None:
+    """A lamp low at the right throws each cube's shadow one side to its left (three heaps of a cube and its
+    shadow). In a fourth heap an event's shadow lies to its left too, but an iron cube lies nearer to it, below
+    (the fifth generator's 50012): it is a shadow all the same. A coal cube to the right of its neighbour, where
+    no shadow of this lamp falls, stays."""
+    side = 14.0
+    heaps = [[_cube("stone", x, 60), _cube("coal", x - 14, 60)] for x in (60, 140, 220)]
+    event, iron = _cube("event", 203, 236), _cube("iron", 181, 248)
+    shadow = _cube("coal", 188, 236)
+    coal = _cube("coal", 300, 236)
+    heaps += [[event, shadow, iron], [_cube("iron", 286, 236), coal]]
+    assert math.dist(shadow.centre, iron.centre) < math.dist(shadow.centre, event.centre)  # the premise
+    shadows = cast_shadows(heaps, side)
+    assert id(shadow) in shadows
+    assert id(coal) not in shadows
+    assert len(shadows) == 4
 
 
 def test_coal_beside_a_few_heaps_the_same_way_is_no_shadow_where_the_others_have_none() -> None:
