@@ -271,9 +271,9 @@ def test_one_lamps_shadows_beside_their_cubes_are_no_coal(style: str, seed: int,
 def test_a_lamps_shadow_is_known_beside_any_cube_of_its_heap(style: str, seed: int,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Fifth 90021 and fourth 90099: once the shadows beside the heaps' cubes show which way the lamp throws
-    them, dark parts lying that way from a cube of their heap are shadows too, though not the ones the
-    lamp's way was told by. Asked of nothing beyond those (no part lies within no angle of it), a dark
-    part or two is read as coal."""
+    them, dark parts lying that way from any cube of their heap are shadows too, not only those the lamp's
+    way was told by. Where only those are taken, a dark part or two is read as coal. (That any cube, not
+    the nearest, is asked is pinned by test_counting's heaps.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
