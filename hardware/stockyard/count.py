@@ -89,6 +89,7 @@ class CubeCount:
     footprint: float = 0.0  # area of one cube after the smear is undone
     unsure: str | None = None
     confidence: float = 1.0
+    shadows: list[Cube] = field(default_factory=list)  # parts taken for a lamp's shadows, not counted
 
     def counts(self) -> dict[str, int]:
         out = dict.fromkeys(KINDS, 0)
@@ -396,6 +397,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
         n = max(1, int(round(area / footprint)))
         result.cubes.extend(_split(blob, xs, ys, colours[ys + blob.y, xs + blob.x], n, side))
     shadows = cast_shadows(heaps, side)
+    result.shadows = [c for c in result.cubes if id(c) in shadows]
     result.cubes = [c for c in result.cubes if id(c) not in shadows]
     if light is not None:
         result.cubes = _greys_in_even_light(result.cubes, light)

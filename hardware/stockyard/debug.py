@@ -1,5 +1,6 @@
-"""The debug view: the warped yard with every cube outlined in its class colour, and the outline of
-whatever reaches in over the edge when that made the reading unsure (for a person to check)."""
+"""The debug view: the warped yard with every cube outlined in its class colour, the parts taken for a lamp's
+shadows outlined thinly in a colour of their own, and the outline of whatever reaches in over the edge when that
+made the reading unsure (for a person to check)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hardware.stockyard.classify import OUTLINE
 from hardware.stockyard.reader import FrameReading
 
 ARM_OUTLINE = (255, 0, 255)  # BGR magenta: no cube's outline colour
+SHADOW_OUTLINE = (0, 255, 255)  # BGR yellow: neither a cube's, an arm's nor the yard's
 
 
 def debug_view(result: FrameReading, scale: int = 2) -> NDArray[np.uint8] | None:
@@ -26,6 +28,9 @@ def debug_view(result: FrameReading, scale: int = 2) -> NDArray[np.uint8] | None
             hull = (cube.outline * scale).astype(np.int32)
             cv2.polylines(canvas, [hull], True, (0, 0, 0), 4, cv2.LINE_AA)  # dark halo: white outlines show
             cv2.polylines(canvas, [hull], True, colour, 2, cv2.LINE_AA)
+        # Thin, without a halo: what was seen and left out, not counted.
+        for shadow in result.count.shadows:
+            cv2.polylines(canvas, [(shadow.outline * scale).astype(np.int32)], True, SHADOW_OUTLINE, 1)
     if result.arm is not None:
         region = cv2.resize(result.arm, (canvas.shape[1], canvas.shape[0]), interpolation=cv2.INTER_NEAREST)
         contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 from hardware.stockyard import YardReader, build_profile
@@ -264,6 +265,26 @@ def test_one_lamps_shadows_beside_their_cubes_are_no_coal(style: str, seed: int,
     truth, read_again = reads_right(style, seed)
     monkeypatch.setattr(count, "cast_shadows", lambda heaps, side: set())  # the premise: shadows counted
     assert read_again()["coal"] >= truth["coal"] + 2
+
+
+@pytest.mark.slow
+def test_the_debug_view_outlines_what_was_taken_for_shadows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fourth 50028: the parts taken for a low lamp's shadows are not counted, and the debug view shows them
+    (thinly, in a colour of their own), so a person sees why the dark parts beside the cubes are no coal."""
+    from hardware.stockyard import count
+    from hardware.stockyard.debug import SHADOW_OUTLINE, debug_view
+
+    pair = NAMED["fourth"](50028)
+    outlined = []
+    for rule in (True, False):
+        if not rule:
+            monkeypatch.setattr(count, "cast_shadows", lambda heaps, side: set())
+        seen = YardReader(build_profile(pair.calibration)).read(pair.play.image)
+        assert seen.count is not None and bool(seen.count.shadows) == rule
+        view = debug_view(seen)
+        assert view is not None
+        outlined.append(int(np.count_nonzero(np.all(view == SHADOW_OUTLINE, axis=2))))
+    assert outlined[0] > 100 and outlined[1] == 0
 
 
 @pytest.mark.slow
