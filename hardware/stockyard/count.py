@@ -655,7 +655,8 @@ def _angle_between(a: float, b: float) -> float:
 
 def cast_shadows(heaps: list[list[Cube]], side: float) -> set[int]:
     """The ids of the coal cubes of `heaps` (each blob's cubes) that are one lamp's shadows: dark parts that lie
-    the same way from a cube of another colour, in many heaps at once; and the dark parts beyond them that way."""
+    the same way from a cube of another colour, in many heaps at once; and the dark parts that lie that way from
+    any cube of their heap, or beyond a shadow."""
     beside: list[tuple[Cube, float, int]] = []  # each dark part beside another colour: its way, its heap
     casting_heaps = 0
     for h, cubes in enumerate(heaps):
