@@ -699,8 +699,8 @@ def cast_shadows(heaps: list[list[Cube]], side: float) -> set[int]:
 
 def _lies_along(cube: Cube, anchor: Cube, lamp: float, side: float) -> bool:
     """Whether `cube` lies beside `anchor`, the lamp's way (`lamp`, radians) from it."""
-    dx, dy = cube.centre[0] - anchor.centre[0], cube.centre[1] - anchor.centre[1]
-    return math.hypot(dx, dy) <= SHADOW_REACH * side and _angle_between(math.atan2(dy, dx), lamp) <= SHADOW_ALONG
+    way = _way_from_nearest(cube, [anchor], side)
+    return way is not None and _angle_between(way, lamp) <= SHADOW_ALONG
 
 
 def _area_cost(cubes: float, n: int) -> float:
