@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hardware.stockyard.geometry import CanonicalView
-from hardware.stockyard.markers import CORNER_IDS, MarkerSighting
+from hardware.stockyard.markers import CORNER_IDS, DICTIONARY, MarkerSighting
 from hardware.stockyard.medians import column_medians, median
 
 FloatImage = NDArray[np.float32]
@@ -45,9 +45,41 @@ def _ring(inset: float, count: int) -> NDArray[np.float32]:
                            np.stack([lo, t], 1), np.stack([hi, t], 1)]).astype(np.float32)
 
 
-# The border cells are 1/6 of the marker; the paper is sampled a little more than half a cell outside.
-_BLACK_RING = _ring(1 / 12, 8)
-_WHITE_RING = _ring(-0.12, 10)
+def _deep_black(marker_id: int, depth: float) -> NDArray[np.float32]:
+    """Points (marker coordinates, 0..1) at least `depth` cells from any white: the marker's own white
+    cells or the paper round it."""
+    per_cell = 24
+    cells = cv2.aruco.generateImageMarker(DICTIONARY, marker_id, 6)  # a pixel a cell, black border included
+    drawn = cv2.resize(cells, (6 * per_cell, 6 * per_cell), interpolation=cv2.INTER_NEAREST)
+    drawn = cv2.copyMakeBorder(drawn, per_cell, per_cell, per_cell, per_cell, cv2.BORDER_CONSTANT, value=255)
+    from_white = cv2.distanceTransform(np.asarray(drawn < 128, np.uint8), cv2.DIST_L2, 5) / per_cell
+    grid = (np.arange(24, dtype=np.float32) + 0.5) / 24  # a quarter of a cell apart
+    at = np.round((grid * 6 + 1) * per_cell).astype(np.intp)
+    ys, xs = np.nonzero(from_white[np.ix_(at, at)] >= depth)
+    return np.column_stack([grid[xs], grid[ys]]).astype(np.float32)
+
+
+# The border cells are 1/6 of the marker: their middles, half a cell from the paper outside and from any
+# white cell inside, give the black. A camera out of focus mixes that much white into them: the six
+# independent generators' scenes blurred 2 pixels more after calibrating (a camera that lost its focus;
+# markers 30 pixels across have cells of 5) read a black of 45 to 80 where it was 15 to 45, and every
+# colour of the yard came out wrong against the empty yard's (their median misfit 0.10 instead of 0.01),
+# so its print read as cubes and as arms reaching in. The points at least DEEP_BLACK cells from any white
+# (36 to 60 of each marker's, where its black cells lie together) stay black under that blur. Where the
+# middles of the border read lighter than them by more than BLUR_SHOWS of the way to the paper's white,
+# the blur shows and they give the black instead. Not always: in sharp frames the two differ by a few
+# levels either way (one generator's printed cells are a shade lighter inside), and the readings churned
+# with them (bench seeds: 429 of 600 exact instead of 431, 50 more cubes wrong).
+# Measured (2026-11-29), exact counts: blurred 2 pixels, the bench's 600 seeds 357 -> 396 and 400 of the
+# cached indep and third scenes 255 -> 305; blurred 1.5 pixels, the fresh 600 (seeds 70 000-) 423 -> 431.
+# Sharp, where it is the same black nearly everywhere: the 1500 cached scenes 1127 -> 1124, the fresh 600
+# 440 -> 441, the bench's 431 -> 433, our main and alt scenes 246 of 250 as before. BLUR_SHOWS 0.05:
+# blurred 393, sharp 1126, 439 and 431.
+DEEP_BLACK = 0.75  # cells
+BLUR_SHOWS = 0.03
+_DEEP_BLACK = {marker_id: _deep_black(marker_id, DEEP_BLACK) for marker_id in CORNER_IDS}
+_BORDER_BLACK = _ring(1 / 12, 8)
+_WHITE_RING = _ring(-0.12, 10)  # a little more than half a cell outside
 _UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
 
 
@@ -69,10 +101,14 @@ def measure_reference(image: NDArray[np.uint8], sighting: MarkerSighting) -> Col
     whites, blacks = [], []
     for marker_id in CORNER_IDS:
         h = cv2.getPerspectiveTransform(_UNIT, sighting.corners[marker_id].astype(np.float32))
-        black_pts = cv2.perspectiveTransform(_BLACK_RING.reshape(1, -1, 2), h)[0]
-        white_pts = cv2.perspectiveTransform(_WHITE_RING.reshape(1, -1, 2), h)[0]
-        b = _sample(image, black_pts)
-        wv = _sample(image, white_pts)
+        border = _sample(image, cv2.perspectiveTransform(_BORDER_BLACK.reshape(1, -1, 2), h)[0])
+        deep = _sample(image, cv2.perspectiveTransform(_DEEP_BLACK[marker_id].reshape(1, -1, 2), h)[0])
+        wv = _sample(image, cv2.perspectiveTransform(_WHITE_RING.reshape(1, -1, 2), h)[0])
+        b = border
+        if len(border) and len(deep) and len(wv):
+            border_lum, deep_lum = median(border.mean(axis=1)), median(deep.mean(axis=1))
+            if border_lum - deep_lum > BLUR_SHOWS * (float(wv.mean()) - deep_lum):
+                b = deep  # out of focus: the border's middles are greyed by the white beside them
         blacks.append(column_medians(b) if len(b) else np.zeros(3, np.float32))
         if len(wv):
             # The brighter half: a finger or a shadow on part of the paper must not drag white down.

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 CORNER_IDS = (0, 1, 2, 3)
+DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 CORNER_NAMES = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
 
 Points = NDArray[np.float64]
@@ -36,8 +37,7 @@ def _detector(patient: bool = False, quick: bool = False) -> cv2.aruco.ArucoDete
         params.adaptiveThreshWinSizeMax = 53
         params.adaptiveThreshWinSizeStep = 4
         params.polygonalApproxAccuracyRate = 0.08  # blurred corners round off the outline
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    return cv2.aruco.ArucoDetector(dictionary, params)
+    return cv2.aruco.ArucoDetector(DICTIONARY, params)
 
 
 _DETECTOR = _detector()

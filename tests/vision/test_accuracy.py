@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -103,7 +104,8 @@ def test_the_cast_shadows_of_a_low_lamp_are_no_stones(seed: int) -> None:
 
 
 # The generators of the scenes named below, by the names the tests give them.
-NAMED: dict[str, Callable[[int], Any]] = {"second": blind_scene_pair, "third": third_scene_pair,
+NAMED: dict[str, Callable[[int], Any]] = {"first": indep_scene_pair, "second": blind_scene_pair,
+                                         "third": third_scene_pair,
                                          "fourth": fourth_scene_pair, "fifth": fifth_scene_pair,
                                          "sixth": sixth_scene_pair}
 
@@ -312,3 +314,19 @@ def test_pale_yellow_is_no_iron(style: str, seed: int, monkeypatch: pytest.Monke
     truth, read_again = reads_right(style, seed)
     monkeypatch.setattr(classify, "YELLOW_GREEN", 99.0)  # the premise: read as iron
     assert read_again()["iron"] > truth["iron"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("style", "seed"), [("first", 50004), ("first", 90009)])
+def test_a_camera_out_of_focus_still_reads_the_yard(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first independent generator's scenes 50004 and 90009, the play frame blurred 2 pixels after
+    calibrating. Its markers are small: their border cells greyed, the black measured there made every
+    colour of the yard lighter than the empty yard's, and the print read as cubes."""
+    from hardware.stockyard import colour
+
+    pair = NAMED[style](seed)
+    reader = YardReader(build_profile(pair.calibration))
+    blurred = np.asarray(cv2.GaussianBlur(pair.play.image, (0, 0), 2.0), np.uint8)
+    assert reader.read(blurred).reading.counts() == pair.play.counts
+    monkeypatch.setattr(colour, "BLUR_SHOWS", float("inf"))  # the premise: the border's middles give the black
+    assert reader.read(blurred).reading.counts() != pair.play.counts

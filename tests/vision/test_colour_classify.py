@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -26,6 +27,23 @@ def test_markers_give_paper_white_and_printed_black() -> None:
     blue, red = ref.white[:, 0].mean(), ref.white[:, 2].mean()
     assert red > 1.3 * blue
     assert ref.black.max() < 40
+
+
+def test_a_camera_out_of_focus_keeps_the_printed_black(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Markers 30 pixels across (cells of 5) blurred by 2 pixels: the middles of their border cells grey with the
+    white beside them, the points deepest in their black cells do not."""
+    from hardware.stockyard import colour
+
+    sharp = shoot(plain_scene(focal_px=500.0))
+    blurred = np.asarray(cv2.GaussianBlur(sharp, (0, 0), 2.0), np.uint8)
+    sharp_sighting, blurred_sighting = find_markers(to_gray(sharp)), find_markers(to_gray(blurred))
+    black = measure_reference(sharp, sharp_sighting).black
+    assert sharp_sighting.side_px() < 32
+    assert np.abs(measure_reference(blurred, blurred_sighting).black - black).max() < 8
+    monkeypatch.setattr(colour, "BLUR_SHOWS", float("inf"))  # the premise: the border's middles alone
+    assert measure_reference(blurred, blurred_sighting).black.min() > black.max() + 30
+    # In focus, the border's middles are as black as the deepest points: they give the black as they always did.
+    assert np.array_equal(measure_reference(sharp, sharp_sighting).black, black)
 
 
 def test_the_same_board_looks_the_same_under_a_warm_lamp_and_cool_daylight() -> None:
