@@ -140,6 +140,7 @@ class YardReader:
         self._yard_area = float(view.width * view.height)
         self._empty = EmptyYard(profile.colours)
         self._blurred: dict[float, EmptyYard] = {}
+        self._sharpened: dict[float, EmptyYard] = {}
         self._softer_lum: dict[float, NDArray[np.float32]] = {}
         self._cube_finder = cube_finder or CubeNet()
         self._arm_watch = ArmWatch()
@@ -225,6 +226,7 @@ class YardReader:
         A camera refocuses, and a photo of the empty yard may be soft where play is crisp (or the other
         way round): the board's fine print then differs everywhere and reads as cubes. Most of the yard
         is bare board, so the blur under which the median difference is least is the one that matches.
+        One far softer than the other is sharpened instead (see SHARPEN_FROM).
         """
         step = 4  # a sixteenth of the pixels is plenty for a median
         ok = allowed[::step, ::step] > 0
@@ -257,6 +259,14 @@ class YardReader:
                     break
                 last = cost
         now_sigma, then_sigma = best
+        # One picture far softer than the other: the softer one is sharpened rather than the sharper one blurred
+        # (see SHARPEN_FROM).
+        if then_sigma >= SHARPEN_FROM:
+            return sharpened(colours, then_sigma), self._empty
+        if now_sigma >= SHARPEN_FROM:
+            if now_sigma not in self._sharpened:
+                self._sharpened[now_sigma] = EmptyYard(sharpened(self.profile.colours, now_sigma))
+            return colours, self._sharpened[now_sigma]
         if now_sigma > 0:
             colours = np.asarray(cv2.GaussianBlur(colours, (0, 0), now_sigma), np.float32)
         if then_sigma > 0:
@@ -267,7 +277,24 @@ class YardReader:
         return colours, self._empty
 
 
+def sharpened(colours: FloatImage, sigma: float) -> FloatImage:
+    """An unsharp mask: the picture plus its difference from itself blurred by `sigma`."""
+    soft = cv2.GaussianBlur(colours, (0, 0), sigma)
+    return np.asarray(cv2.addWeighted(colours, 2.0, soft, -1.0, 0), np.float32)
+
+
 BLURS = (0.6, 1.0, 1.5, 2.2)  # Gaussian sigmas tried, canvas pixels
+# A picture this much softer than the other (the sigma that would blur the sharper one to match) is sharpened
+# instead. The cube net learnt on pictures about as sharp as their empty yards, and two soft ones run its touching
+# cubes together: the unsharp mask of that sigma brings their edges back. Measured (2026-11-29), exact counts:
+# play frames blurred after calibrating by 2 pixels, the bench's 600 seeds of the six independent generators
+# 396 -> 410, 400 cached indep and third scenes 305 -> 317; by 1.5 pixels, the fresh 600 (seeds 70 000-)
+# 431 -> 442. Empty yards blurred 2 pixels, the fresh 600: 411 -> 438 (sharpening the empty yard in turn).
+# Sharp, both turns: the 1500 cached 1124 -> 1128, the fresh 600 441 -> 444, the bench's 433 -> 435, main and
+# alt 246 of 250 as before. Frames sharpened from 1.0: 411 and 443 blurred, sharp 1125, 441, 435; whenever the
+# empty yard would be blurred: 411, and the sharp bench seeds 426. The mask adding 0.7 times the detail instead
+# of once: 402 blurred; 1.5 times: 412, sharp 434.
+SHARPEN_FROM = 1.5
 
 
 class Stabiliser:
