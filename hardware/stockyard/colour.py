@@ -83,27 +83,32 @@ _WHITE_RING = _ring(-0.12, 10)  # a little more than half a cell outside
 _UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
 
 
-def _sample(image: NDArray[np.uint8], points: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Mean of the 3×3 pixels around each point (points outside the image are dropped)."""
+def _sample(image: NDArray[np.uint8], points: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
+    """Mean of the 3×3 pixels around each point inside the image, and which points those are."""
     h, w = image.shape[:2]
     xy = np.round(points).astype(np.int64)
     keep = (xy[:, 0] >= 1) & (xy[:, 0] < w - 1) & (xy[:, 1] >= 1) & (xy[:, 1] < h - 1)
     xy = xy[keep]
     # All nine neighbours in one gather; their sums are whole numbers, exact in any order.
     nine = image[xy[:, 1, None] + _NEIGHBOURS[:, 0], xy[:, 0, None] + _NEIGHBOURS[:, 1]]
-    return np.asarray(nine.astype(np.float32).sum(axis=1) / 9, np.float32)
+    return np.asarray(nine.astype(np.float32).sum(axis=1) / 9, np.float32), keep
 
 
 _NEIGHBOURS = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.int64)
+# Each marker's points, mapped and sampled at once: its border's middles, its deepest black, the paper round it.
+_POINTS = {marker_id: np.concatenate([_BORDER_BLACK, _DEEP_BLACK[marker_id], _WHITE_RING]).reshape(1, -1, 2)
+           for marker_id in CORNER_IDS}
+_GROUPS = {marker_id: np.repeat([0, 1, 2], [len(_BORDER_BLACK), len(_DEEP_BLACK[marker_id]), len(_WHITE_RING)])
+           for marker_id in CORNER_IDS}
 
 
 def measure_reference(image: NDArray[np.uint8], sighting: MarkerSighting) -> ColourReference:
     whites, blacks = [], []
     for marker_id in CORNER_IDS:
         h = cv2.getPerspectiveTransform(_UNIT, sighting.corners[marker_id].astype(np.float32))
-        border = _sample(image, cv2.perspectiveTransform(_BORDER_BLACK.reshape(1, -1, 2), h)[0])
-        deep = _sample(image, cv2.perspectiveTransform(_DEEP_BLACK[marker_id].reshape(1, -1, 2), h)[0])
-        wv = _sample(image, cv2.perspectiveTransform(_WHITE_RING.reshape(1, -1, 2), h)[0])
+        values, keep = _sample(image, cv2.perspectiveTransform(_POINTS[marker_id], h)[0])
+        group = _GROUPS[marker_id][keep]
+        border, deep, wv = values[group == 0], values[group == 1], values[group == 2]
         b = border
         if len(border) and len(deep) and len(wv):
             border_lum, deep_lum = median(border.mean(axis=1)), median(deep.mean(axis=1))
