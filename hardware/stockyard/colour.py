@@ -1,6 +1,7 @@
 """Colour and brightness correction from the frame itself: the markers' black and the paper around them.
 
-Each marker gives a black level (its printed border) and a white level (the paper just outside it).
+Each marker gives a black level (its printed border, or where blur has greyed that, the middle of its
+black cells) and a white level (the paper just outside it).
 The white level is interpolated bilinearly between the four corners, so a lamp to one side or
 vignetting towards a corner is divided out as well as the white balance and the overall exposure.
 After correction 0 means printed black and 1 means paper white, whatever the light.
@@ -67,7 +68,7 @@ def _deep_black(marker_id: int, depth: float) -> NDArray[np.float32]:
 # so its print read as cubes and as arms reaching in. The points at least DEEP_BLACK cells from any white
 # (36 to 60 of each marker's, where its black cells lie together) stay black under that blur. Where the
 # middles of the border read lighter than them by more than BLUR_SHOWS of the way to the paper's white,
-# the blur shows and they give the black instead. Not always: in sharp frames the two differ by a few
+# the blur shows and the deep points give the black instead. Not always: in sharp frames the two differ by a few
 # levels either way (one generator's printed cells are a shade lighter inside), and the readings churned
 # with them (bench seeds: 429 of 600 exact instead of 431, 50 more cubes wrong).
 # Measured (2026-11-29), exact counts: blurred 2 pixels, the bench's 600 seeds 357 -> 396 and 400 of the

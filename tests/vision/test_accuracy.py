@@ -105,9 +105,8 @@ def test_the_cast_shadows_of_a_low_lamp_are_no_stones(seed: int) -> None:
 
 # The generators of the scenes named below, by the names the tests give them.
 NAMED: dict[str, Callable[[int], Any]] = {"first": indep_scene_pair, "second": blind_scene_pair,
-                                         "third": third_scene_pair,
-                                         "fourth": fourth_scene_pair, "fifth": fifth_scene_pair,
-                                         "sixth": sixth_scene_pair}
+                                         "third": third_scene_pair, "fourth": fourth_scene_pair,
+                                         "fifth": fifth_scene_pair, "sixth": sixth_scene_pair}
 
 
 def counted_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -244,8 +243,8 @@ def test_exact_counts_on_a_sixth_independent_generator() -> None:
 
 @pytest.mark.slow
 # Third 50017 was a case (a letter of the printed "STOCK YARD", brought out by a lamp at play, read as a stone)
-# until a frame far softer than its empty yard was sharpened rather than the empty yard blurred: the net no
-# longer marks the letter at all.
+# until an empty yard far softer than its frame was sharpened rather than the frame blurred (reader.SHARPEN_FROM):
+# the letter no longer reads as a cube even with this rule off.
 @pytest.mark.parametrize(("style", "seed"), [("fourth", 50023), ("sixth", 90015)])
 def test_a_blob_smaller_than_a_cube_the_net_is_unsure_of_is_no_cube(style: str, seed: int,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
