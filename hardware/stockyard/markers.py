@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -122,11 +123,15 @@ def _unseen(found: dict[int, Points], seen: dict[int, Points]) -> dict[int, Poin
 SHARPEN_SIGMA = 2.0  # pixels: about a small marker's cell (a 24-pixel marker has cells of 4)
 
 
-def sharpened(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """An unsharp mask: the image plus its difference from a blurred copy, restoring the contrast blur took
-    from fine detail such as a marker's cells."""
-    soft = cv2.GaussianBlur(gray, (0, 0), SHARPEN_SIGMA)
-    return np.asarray(cv2.addWeighted(gray, 2.0, soft, -1.0, 0), np.uint8)
+Image = TypeVar("Image", NDArray[np.uint8], NDArray[np.float32])
+
+
+def sharpened(image: Image, sigma: float = SHARPEN_SIGMA) -> Image:
+    """An unsharp mask: the image plus its difference from a copy blurred by `sigma` pixels, restoring the
+    contrast blur took from fine detail such as a marker's cells or a cube's edges. Of the image's own type
+    (bytes saturate)."""
+    soft = cv2.GaussianBlur(image, (0, 0), sigma)
+    return np.asarray(cv2.addWeighted(image, 2.0, soft, -1.0, 0), image.dtype)
 
 
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)

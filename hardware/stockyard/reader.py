@@ -22,6 +22,7 @@ from hardware.stockyard.count import ARM, UNSURE_CONFIDENCE, CubeCount, count_cu
 from hardware.stockyard.cubenet import CubeNet
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import marker_reach, yard_aspect
+from hardware.stockyard.markers import sharpened
 from hardware.stockyard.matching import EmptyYard, as_empty_where_clipped, changed_light, luminance, match_gain
 from hardware.stockyard.medians import median
 from hardware.stockyard.memory import keep_freed_memory
@@ -275,12 +276,6 @@ class YardReader:
                     cv2.GaussianBlur(self.profile.colours, (0, 0), then_sigma), np.float32))
             return colours, self._blurred[then_sigma]
         return colours, self._empty
-
-
-def sharpened(colours: FloatImage, sigma: float) -> FloatImage:
-    """An unsharp mask: the picture plus its difference from itself blurred by `sigma`."""
-    soft = cv2.GaussianBlur(colours, (0, 0), sigma)
-    return np.asarray(cv2.addWeighted(colours, 2.0, soft, -1.0, 0), np.float32)
 
 
 BLURS = (0.6, 1.0, 1.5, 2.2)  # Gaussian sigmas tried, canvas pixels

@@ -147,14 +147,12 @@ class _Altered:
     play: _Shot
 
 
-def altered(pairs: Sequence[_Pair], change: Callable[[np.ndarray], np.ndarray]) -> list[_Altered]:
-    """The same scenes with only the play frame changed after the camera took it."""
+def altered(pairs: Sequence[_Pair], change: Callable[[np.ndarray], np.ndarray],
+            empty_yard: bool = False) -> list[_Altered]:
+    """The same scenes with only the play frame changed after the camera took it, or only the empty yard's."""
+    if empty_yard:
+        return [_Altered(change(p.calibration), _Shot(p.play.image, p.play.counts)) for p in pairs]
     return [_Altered(p.calibration, _Shot(change(p.play.image), p.play.counts)) for p in pairs]
-
-
-def altered_calibration(pairs: Sequence[_Pair], change: Callable[[np.ndarray], np.ndarray]) -> list[_Altered]:
-    """The same scenes with only the empty yard's picture changed after the camera took it."""
-    return [_Altered(change(p.calibration), _Shot(p.play.image, p.play.counts)) for p in pairs]
 
 
 def tone_curve(gamma: float) -> Callable[[np.ndarray], np.ndarray]:
@@ -251,7 +249,7 @@ def main() -> None:
     accuracy("independent style, play frame blurred 2 pixels more (out of focus; its markers are small)",
              altered(indep_set[:40], blurred(2.0)))
     accuracy("independent style, empty yard blurred 2 pixels (photographed out of focus)",
-             altered_calibration(indep_set[:40], blurred(2.0)))
+             altered(indep_set[:40], blurred(2.0), empty_yard=True))
     accuracy("independent style, same 40 scenes unchanged", indep_set[:40])
     hands("hand over the yard", [scene_pair(40_000 + i, hand=True) for i in range(20)])
     hands("hand over the yard (independent style)", [indep_scene_pair(60_000 + i, hand=True) for i in range(20)])

@@ -117,14 +117,29 @@ def counted_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reader, "RECOUNT_BELOW", 0.0)
 
 
-def reads_right(style: str, seed: int) -> tuple[dict[str, int], Callable[[], dict[str, int]]]:
-    """A named generator's scene, asserted to read right: its true counts, and a way to read it again once a
-    test has switched a rule off for its premise."""
+def as_taken(image: np.ndarray) -> np.ndarray:
+    return image
+
+
+def out_of_focus(image: np.ndarray) -> np.ndarray:
+    """A picture blurred 2 pixels: a camera that lost its focus."""
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), 2.0), np.uint8)
+
+
+Change = Callable[[np.ndarray], np.ndarray]  # what happened to a picture after the camera took it
+
+
+def reads_right(style: str, seed: int, empty_yard: Change = as_taken,
+                play: Change = as_taken) -> tuple[dict[str, int], Callable[[], dict[str, int]]]:
+    """A named generator's scene (its empty yard's picture and its play frame changed so after the camera took
+    them), asserted to read right: its true counts, and a way to read it again once a test has switched a rule
+    off for its premise."""
     pair = NAMED[style](seed)
-    reader = YardReader(build_profile(pair.calibration))
+    reader = YardReader(build_profile(empty_yard(pair.calibration)))
+    frame = play(pair.play.image)
 
     def counts() -> dict[str, int]:
-        return reader.read(pair.play.image).reading.counts()
+        return reader.read(frame).reading.counts()
 
     assert counts() == pair.play.counts
     return pair.play.counts, counts
@@ -318,26 +333,6 @@ def test_pale_yellow_is_no_iron(style: str, seed: int, monkeypatch: pytest.Monke
     assert read_again()["iron"] > truth["iron"]
 
 
-def out_of_focus(style: str, seed: int,
-                 empty_yard: bool = False) -> tuple[dict[str, int], Callable[[], dict[str, int]]]:
-    """A named generator's scene with its play frame blurred 2 pixels after calibrating (a camera that lost its
-    focus), or else its empty yard blurred (one that found it since), asserted to read right: its true counts,
-    and a way to read it again once a test has switched a rule off for its premise."""
-    pair = NAMED[style](seed)
-
-    def blurred(image: np.ndarray) -> np.ndarray:
-        return np.asarray(cv2.GaussianBlur(image, (0, 0), 2.0), np.uint8)
-
-    reader = YardReader(build_profile(blurred(pair.calibration) if empty_yard else pair.calibration))
-    play = pair.play.image if empty_yard else blurred(pair.play.image)
-
-    def counts() -> dict[str, int]:
-        return reader.read(play).reading.counts()
-
-    assert counts() == pair.play.counts
-    return pair.play.counts, counts
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("style", "seed"), [("first", 50002), ("first", 50004)])
 def test_a_camera_out_of_focus_keeps_the_markers_black(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -346,7 +341,7 @@ def test_a_camera_out_of_focus_keeps_the_markers_black(style: str, seed: int, mo
     yard's, and the print read as cubes."""
     from hardware.stockyard import colour
 
-    truth, read_again = out_of_focus(style, seed)
+    truth, read_again = reads_right(style, seed, play=out_of_focus)
     monkeypatch.setattr(colour, "BLUR_SHOWS", float("inf"))  # the premise: the border's middles give the black
     assert read_again() != truth
 
@@ -359,7 +354,7 @@ def test_a_frame_far_softer_than_the_empty_yard_is_sharpened(style: str, seed: i
     net saw two soft pictures and ran cubes together or lost them."""
     from hardware.stockyard import reader
 
-    truth, read_again = out_of_focus(style, seed)
+    truth, read_again = reads_right(style, seed, play=out_of_focus)
     monkeypatch.setattr(reader, "SHARPEN_FROM", float("inf"))  # the premise: the empty yard blurred, as ever
     assert read_again() != truth
 
@@ -372,6 +367,6 @@ def test_an_empty_yard_far_softer_than_the_frame_is_sharpened(style: str, seed: 
     match instead, the cube net saw two soft pictures."""
     from hardware.stockyard import reader
 
-    truth, read_again = out_of_focus(style, seed, empty_yard=True)
+    truth, read_again = reads_right(style, seed, empty_yard=out_of_focus)
     monkeypatch.setattr(reader, "SHARPEN_FROM", float("inf"))  # the premise: the frame blurred, as ever
     assert read_again() != truth
