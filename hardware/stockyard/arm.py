@@ -39,8 +39,8 @@ def _smooth_log(image: FloatImage) -> NDArray[np.float32]:
 class ArmWatch:
     """Looks for an arm reaching in, frame after frame, against the empty yard.
 
-    The empty yard at half resolution, smoothed, is the same for every frame read against it: it is
-    worked out once and kept (by identity: a reader hands over the same array each time). One watch
+    The empty yard at half resolution, smoothed, and its grain are the same for every frame read against it:
+    they are worked out once and kept (by identity: a reader hands over the same array each time). One watch
     per reader, like its cube net, so two readers never see each other's empty yard.
     """
 
@@ -48,6 +48,7 @@ class ArmWatch:
         self._empty: FloatImage | None = None
         self._then: NDArray[np.float32] = np.zeros((0, 0, 3), np.float32)
         self._smooth_then: NDArray[np.float32] = self._then
+        self._then_grain: NDArray[np.float32] | None = None  # worked out when a frame first needs it
 
     def region(self, colours: FloatImage, empty: FloatImage, allowed: NDArray[np.uint8], edge: NDArray[np.uint8],
                yard_area: float) -> NDArray[np.uint8] | None:
@@ -56,6 +57,7 @@ class ArmWatch:
         if empty is not self._empty:
             self._empty, self._then = empty, _half(empty)
             self._smooth_then = _smooth_log(self._then)
+            self._then_grain = None
         then = self._then
         now = _half(colours)
         change = cv2.absdiff(_smooth_log(now), self._smooth_then)
@@ -69,8 +71,10 @@ class ArmWatch:
         large = [label for label in at_edge if label > 0 and stats[label, cv2.CC_STAT_AREA] >= least]
         if not large:
             return None
-        now_grain, then_grain = grain(now), grain(then)
-        arms = [label for label in large if covers_the_print(now_grain, then_grain, labels == label)]
+        if self._then_grain is None:
+            self._then_grain = grain(then)
+        now_grain = grain(now)
+        arms = [label for label in large if covers_the_print(now_grain, self._then_grain, labels == label)]
         if not arms:
             return None
         region = np.isin(labels, arms).astype(np.uint8) * 255

@@ -97,3 +97,39 @@ def test_the_debug_view_outlines_what_reaches_in() -> None:
         assert view is not None
         outlined.append(int(np.count_nonzero(np.all(view == ARM_OUTLINE, axis=2))))
     assert outlined[0] == 0 and outlined[1] > 100
+
+
+def test_the_empty_yards_grain_is_worked_out_once_per_empty_yard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Main scene 6003 under a lamp's pool at the side, read twice by one watch: the empty yard's grain is
+    worked out for the first frame only, and each frame gets the verdict a new watch gives it. Against another
+    empty yard the watch works out that one's grain afresh, not reusing the first."""
+    import hardware.stockyard.arm as arm
+
+    pair = scene_pair(6003)
+    h, w = pair.play.image.shape[:2]
+    lit = lamp_pool(pair.play.image, (0.8 * w, 0.5 * h), 0.2 * w, 1.6)
+    reader = YardReader(build_profile(pair.calibration))
+    seen = reader.read(lit)
+    assert seen.frame is not None
+    compared = reader.compare(seen.frame)
+    view = reader.profile.view
+    edge, area = edge_of_view(seen.frame.valid), float(view.width * view.height)
+    grains: list[np.ndarray] = []
+
+    def counted(colours: np.ndarray) -> np.ndarray:
+        grains.append(colours)
+        return grain(colours)
+
+    monkeypatch.setattr(arm, "grain", counted)
+    watch = ArmWatch()
+    first = watch.region(compared.colours, compared.empty.colours, compared.allowed, edge, area)
+    again = watch.region(compared.colours, compared.empty.colours, compared.allowed, edge, area)
+    assert len(grains) == 3  # each frame's grain (the region was large enough to ask), and the empty yard's once
+    fresh = ArmWatch().region(compared.colours, compared.empty.colours, compared.allowed, edge, area)
+    assert first is None and again is None and fresh is None  # the lamp is no arm, every time
+    # Another empty yard: the same picture as the frame (nothing changed, no region), then the first one again.
+    grains.clear()
+    plain = compared.colours.copy()
+    assert watch.region(compared.colours, plain, compared.allowed, edge, area) is None
+    assert watch.region(compared.colours, compared.empty.colours, compared.allowed, edge, area) is None
+    assert len(grains) == 2  # the frame's, and the first empty yard's worked out again
