@@ -935,11 +935,15 @@ def _pitched_footprint(blobs: list[Blob], counted: list[int], colours: FloatImag
 # Voting where two lone-looking blobs measured it as well as one (2026-11-28, 1490 cached scenes of the eight
 # generators): 1170 -> 1172 exact, none lost (sixth 90033 and 90062, each 10 or 11 cubes off: two blocks of four had
 # measured the footprint), at 0.13 ms a frame more for the counter. Voting always: one more (main 20099) at 0.8 ms.
+# A pitch's footprint 1.35-1.5 times off the measured one speaks too, since a pitch saying smaller is weighed more
+# (PITCH_WEIGHT_SMALLER; 2026-11-29): the 1500 cached scenes 1131 -> 1132 exact (3 gained, 2 lost), 600 fresh ones
+# (seeds 70000-70099) 445 -> 447 (errors 403 -> 389), the bench's 600 (80000-80099) 435 -> 436 (1 lost), our own 250
+# as before. Heaps voting where three lone-looking blobs measured the footprint as well: 1130, errors up.
 PITCH_MEASURED = 2  # the heaps vote where at most this many lone-looking blobs measured the footprint
 PITCH_FEW = 4.0  # blobs the size of this many of the smallest cubes vote...
 PITCH_VOTERS = 6  # ...the largest this many of them (all of them: not one of the 1853 scenes read otherwise)
 PITCH_STRENGTH = 0.3  # a heap's autocorrelation peak must be at least this clear to vote
-PITCH_FAR = 1.5  # a pitch's footprint within this factor of the measured one says nothing new
+PITCH_FAR = 1.35  # a pitch's footprint within this factor of the measured one says nothing new
 PITCH_WEIGHT = 3.0  # the prior's cost per log unit of size...
 PITCH_SLACK = 0.3  # ...beyond this (a third either way) from the pitch's footprint
 # ...and this where the pitch says the cubes are smaller than the lone-looking blobs measured. A pitch errs large

@@ -249,6 +249,19 @@ def test_a_lone_cube_a_little_narrower_than_the_rest_measures_the_size(style: st
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("style", "seed"), [("fourth", 90004), ("sixth", 50039), ("fifth", 50023)])
+def test_a_pitch_a_third_off_the_measured_size_speaks(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scenes whose heaps' pitch gives a cube size 1.35 to 1.5 times off the one the lone-looking blobs measured,
+    and the pitch is right (fourth 90004 and fifth 50023: two cubes too many without it; sixth 50039: one too few)."""
+    from hardware.stockyard import count
+
+    truth, read_again = reads_right(style, seed)
+    monkeypatch.setattr(count, "PITCH_FAR", 1.5)  # the premise: a pitch that close says nothing...
+    counted_once(monkeypatch)
+    assert read_again() != truth  # ...and the scene reads wrong
+
+
+@pytest.mark.slow
 def test_exact_counts_on_a_third_independent_generator() -> None:
     # Written without sight of the reader or the other generators: markers on paper squares off the yard's corners,
     # crowded rows and clusters of true 3D cubes, lamps brighter on the yard than on the markers. Far below the
