@@ -235,8 +235,8 @@ _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
 SIZEABLE = 0.015  # share of the largest blob's area a blob needs to vote on the cube size
-# A lone-looking blob's widest circle inside, against the one the typical width gives, at least. A cube seen from
-# aside, or with a corner lost to the mask, is narrower than the widths' median and still one cube. Measured
+# The least a lone-looking blob's widest circle inside may be, as a share of the one the typical width gives. A cube
+# seen from aside, or with a corner lost to the mask, is narrower than the widths' median and still one cube. Measured
 # 2026-11-29 against 0.8: the 1500 cached scenes of the six independent generators 1130 -> 1131 exact (2 gained,
 # 1 lost, count errors 1081 -> 1065), 600 fresh ones (seeds 70000-70099) 444 -> 445, the bench's 600 (80000-80099)
 # 434 -> 435, none lost on either; our own 250 as before. At 0.7 with the square's ratio widened from 1.5 to 1.7:
@@ -935,14 +935,14 @@ def _pitched_footprint(blobs: list[Blob], counted: list[int], colours: FloatImag
 # Voting where two lone-looking blobs measured it as well as one (2026-11-28, 1490 cached scenes of the eight
 # generators): 1170 -> 1172 exact, none lost (sixth 90033 and 90062, each 10 or 11 cubes off: two blocks of four had
 # measured the footprint), at 0.13 ms a frame more for the counter. Voting always: one more (main 20099) at 0.8 ms.
-# A pitch's footprint 1.35-1.5 times off the measured one speaks too, since a pitch saying smaller is weighed more
-# (PITCH_WEIGHT_SMALLER; 2026-11-29): the 1500 cached scenes 1131 -> 1132 exact (3 gained, 2 lost), 600 fresh ones
-# (seeds 70000-70099) 445 -> 447 (errors 403 -> 389), the bench's 600 (80000-80099) 435 -> 436 (1 lost), our own 250
-# as before. Heaps voting where three lone-looking blobs measured the footprint as well: 1130, errors up.
 PITCH_MEASURED = 2  # the heaps vote where at most this many lone-looking blobs measured the footprint
 PITCH_FEW = 4.0  # blobs the size of this many of the smallest cubes vote...
 PITCH_VOTERS = 6  # ...the largest this many of them (all of them: not one of the 1853 scenes read otherwise)
 PITCH_STRENGTH = 0.3  # a heap's autocorrelation peak must be at least this clear to vote
+# From 1.35, not 1.5 as first chosen, since a pitch saying smaller is weighed more (PITCH_WEIGHT_SMALLER; 2026-11-29):
+# the 1500 cached scenes 1131 -> 1132 exact (3 gained, 2 lost), 600 fresh ones (seeds 70000-70099) 445 -> 447 (errors
+# 403 -> 389), the bench's 600 (80000-80099) 435 -> 436 (1 lost), our own 250 as before. (Heaps voting where three
+# lone-looking blobs measured the footprint as well, PITCH_MEASURED 3: 1130, errors up.)
 PITCH_FAR = 1.35  # a pitch's footprint within this factor of the measured one says nothing new
 PITCH_WEIGHT = 3.0  # the prior's cost per log unit of size...
 PITCH_SLACK = 0.3  # ...beyond this (a third either way) from the pitch's footprint

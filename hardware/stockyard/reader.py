@@ -140,8 +140,7 @@ class YardReader:
         view = profile.view
         self._yard_area = float(view.width * view.height)
         self._empty = EmptyYard(profile.colours)
-        self._blurred: dict[float, EmptyYard] = {}
-        self._sharpened: dict[float, EmptyYard] = {}
+        self._matched_empty: dict[tuple[float, bool], EmptyYard] = {}  # see _empty_matched
         self._softer_lum: dict[float, NDArray[np.float32]] = {}
         self._cube_finder = cube_finder or CubeNet()
         self._arm_watch = ArmWatch()
@@ -265,17 +264,21 @@ class YardReader:
         if then_sigma >= SHARPEN_FROM:
             return sharpened(colours, then_sigma), self._empty
         if now_sigma >= SHARPEN_FROM:
-            if now_sigma not in self._sharpened:
-                self._sharpened[now_sigma] = EmptyYard(sharpened(self.profile.colours, now_sigma))
-            return colours, self._sharpened[now_sigma]
+            return colours, self._empty_matched(now_sigma, sharpen=True)
         if now_sigma > 0:
             colours = np.asarray(cv2.GaussianBlur(colours, (0, 0), now_sigma), np.float32)
         if then_sigma > 0:
-            if then_sigma not in self._blurred:
-                self._blurred[then_sigma] = EmptyYard(np.asarray(
-                    cv2.GaussianBlur(self.profile.colours, (0, 0), then_sigma), np.float32))
-            return colours, self._blurred[then_sigma]
+            return colours, self._empty_matched(then_sigma, sharpen=False)
         return colours, self._empty
+
+    def _empty_matched(self, sigma: float, sharpen: bool) -> EmptyYard:
+        """The empty yard blurred, or sharpened, by `sigma`: the same for every frame that asks, so kept."""
+        key = (sigma, sharpen)
+        if key not in self._matched_empty:
+            colours = self.profile.colours
+            self._matched_empty[key] = EmptyYard(sharpened(colours, sigma) if sharpen else
+                                            np.asarray(cv2.GaussianBlur(colours, (0, 0), sigma), np.float32))
+        return self._matched_empty[key]
 
 
 BLURS = (0.6, 1.0, 1.5, 2.2)  # Gaussian sigmas tried, canvas pixels
