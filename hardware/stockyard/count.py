@@ -242,6 +242,8 @@ SIZEABLE = 0.015  # share of the largest blob's area a blob needs to vote on the
 # 434 -> 435, none lost on either; our own 250 as before. At 0.7 with the square's ratio widened from 1.5 to 1.7:
 # 1132 of the 1500 but 433 of the bench's.
 LONE_NARROWEST = 0.7
+LONE_WIDEST = 1.25  # ...and the most: a 2×2 block is twice as wide
+LONE_SQUARE = 1.5  # the most a lone cube's area may be over the square its widest circle spans (a row is n times)
 
 
 def footprints_and_side(blobs: list[Blob], camera: CameraGeometry, widest: float = float("inf"),
@@ -320,7 +322,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     # of touching cubes is as narrow but n times as long, a 2×2 block twice as wide.
     ref_peak = (side + 1) / 2
     ratio = areas / np.maximum((2 * peaks - 2) ** 2, 1.0)
-    lone = (ratio < 1.5) & (peaks > LONE_NARROWEST * ref_peak) & (peaks < 1.25 * ref_peak)
+    lone = (ratio < LONE_SQUARE) & (peaks > LONE_NARROWEST * ref_peak) & (peaks < LONE_WIDEST * ref_peak)
     # A blob of two colours is two cubes however square it looks (a 2×2 block of iron and coal): no measure.
     lone_tops: dict[int, Tops | None] = {}  # read again below, unless the footprints change meanwhile
     for k in map(int, np.flatnonzero(lone)):
