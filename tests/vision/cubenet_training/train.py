@@ -12,18 +12,16 @@ by the shipped net): trained from scratch on 3873 scenes that add the fourth and
 --blind 300 --third 500 --fourth 600 --fifth 600), 615, the held-out sixth 93 -> 81 of 120 and even the fourth
 65 -> 56 of 84; the shipped net fine-tuned on those (--start, 8000 steps, --rate 1e-3), 625.
 
-A second training cycle, measured and not shipped yet (2026-11-29): the shipped net trained again from itself on the
-same 3 700 default scenes, 20 000 steps at a third of the rate (--start hardware/stockyard/cubenet.onnx --steps
-20000 --rate 1e-3: 49 minutes on two cores), kept beside this file as second.onnx. The training loss went on falling
-(0.0189 -> 0.0164), and it reads more scenes exactly on every held-out set: the six independent generators' 1500
-cached scenes (seeds 50000-50099, 90000-90149) 1132 -> 1138 (count errors 1066 -> 972), 600 fresh ones (70000-70099)
-447 -> 456, the bench's 600 (80000-80099) 436 -> 445 (bench lines: indep 82 %, blind 91 %, third 81 %, fourth 79 %,
-fifth 34 %, sixth 78 %), our own 250 bench scenes 246 -> 247. The sixth generator, never trained on, gains most (+14
-of 500), the fourth loses 7 of 500. The fresh 600 in harder light gain too: at half the light with shot noise and
-JPEG 437 -> 442, blurred 1.5 pixels 444 -> 447, with 7 pixels of motion blur 428 -> 436. Not shipped because 20 of
-the vision tests pin single scenes that a rule of the counter mends with the shipped net's masks (test_accuracy's
-rule scenes, an L of three at one tilt in test_counting, two recounted scenes in test_recount): with the second net
-those scenes read otherwise, and each test needs scenes found again that show its rule with the new masks.
+The shipped net is the second of two training cycles (2026-11-30, `make cubenet` runs both): the first as above,
+then the first's net trained again from itself on the same 3 700 scenes, 20 000 steps at a third of the rate
+(--start FIRST.onnx --steps 20000 --rate 1e-3: 49 minutes on two cores). The training loss went on falling
+(0.0189 -> 0.0164), and it read more scenes exactly on every held-out set than the first cycle's net: the six
+independent generators' 1500 cached scenes (seeds 50000-50099, 90000-90149) 1132 -> 1138 (count errors 1066 ->
+972), 600 fresh ones (70000-70099) 447 -> 456, the bench's 600 (80000-80099) 436 -> 445, our own 250 bench scenes
+246 -> 247. The sixth generator, never trained on, gained most (+14 of 500), the fourth lost 7 of 500. The fresh 600
+in harder light gained too: at half the light with shot noise and JPEG 437 -> 442, blurred 1.5 pixels 444 -> 447,
+with 7 pixels of motion blur 428 -> 436. The vision tests that pin a counter rule's scenes were pinned again on
+scenes that show each rule with the second net's masks.
 
 A centre head (--centres), measured and not shipped (2026-11-27). It marks a small core round each cube's
 middle, so that touching cubes could be counted by their cores instead of sized by area. Trained jointly
