@@ -24,6 +24,8 @@ with 7 pixels of motion blur 428 -> 436. The vision tests that pin a counter rul
 scenes that show each rule with the second net's masks. A third cycle like the second, measured and not shipped
 (2026-11-30, the same scenes, 20 000 steps at --rate 1e-3 from the shipped net, 22 minutes; loss 0.0164 -> 0.0157):
 with the reader's settings as shipped, the 1500 1148 -> 1139, the fresh 600 458 -> 464, the bench's 600 448 -> 443.
+The second's and third's weights averaged: 1148, 468 and 446, but more cubes wrong on all three (975 -> 1089 on the
+1500, 389 -> 418, 455 -> 468).
 
 A centre head (--centres), measured and not shipped (2026-11-27). It marks a small core round each cube's
 middle, so that touching cubes could be counted by their cores instead of sized by area. Trained jointly
