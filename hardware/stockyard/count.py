@@ -1037,7 +1037,7 @@ def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: fl
         candidates |= {0.9 * pitched, pitched, 1.1 * pitched}
     for i, a in enumerate(areas):
         if shapes.solid(i) > (HEAP_SOLID if wide_guess else OFFER_SOLID):
-            for n in range(1, (HEAP_MOST if wide_guess else 4) + 1):
+            for n in range(1, (HEAP_MOST if wide_guess else OFFER_MOST) + 1):
                 size = float(a) / n
                 if low <= size <= high:
                     candidates.add(size)
@@ -1101,6 +1101,7 @@ WIDE_LOW = 0.4  # of the wide guess: the smallest size offered then (0.3, none: 
 # none lost (0.8: 1141, one lost; 0.75: 1140); 600 fresh ones (seeds 70000-70099) as before, the bench's 600
 # (80000-80099) 445 -> 447, none lost.
 OFFER_SOLID = 0.82
+OFFER_MOST = 4  # ...and the most cubes it offers a size for
 HEAP_SOLID = 0.6  # a heap's solidity to offer sizes when the guess is wide (0.85: the gains went)
 HEAP_MOST = 10  # the most cubes one heap offers a size for then (12: 1 fresh frame lost, 8: as good)
 ALIKE_LONE = 3  # this many lone-looking blobs measure the footprint too surely for colours to halve it
