@@ -1,13 +1,16 @@
 """Write labelled scenes for training the cube net, one compressed .npz per scene.
 
     python -m tests.vision.cubenet_training.data DATA_DIR [--main 800 --alt 400 --indep 900 --blind 800 --third 800
-                                                          --fourth 0 --fifth 0 --sixth 0]
+                                                          --fourth 0 --fifth 0 --sixth 0] [--skip 0]
 
 The fourth to sixth independent generators are held out: the shipped net never saw their scenes, so they
 measure how it meets a stranger's. Their scenes can be written for an experiment (--fourth 800).
 
 Each scene keeps its cubes' middles too (for the centre head, `train.py --centres`), where its generator's
 cube outlines are known; the fourth's to sixth's are not, and --centres leaves their scenes out.
+
+`--skip 5000` writes the same numbers of scenes from seeds 5000 past each generator's first: a fresh set for
+another training cycle, none of them the default set's (each generator's training seeds run 10 000 apart).
 
 Scenes already written are kept, so an interrupted run goes on where it stopped. Run two at once (with
 different --part) to use both cores.
@@ -32,11 +35,14 @@ def main() -> None:
                           ("fifth", 0), ("sixth", 0)):
         parser.add_argument(f"--{name}", type=int, default=default, help=f"scenes from the {name} generator")
     parser.add_argument("--part", type=str, default="1/1", help="K/N: every Nth scene from the Kth")
+    parser.add_argument("--skip", type=int, default=0,
+                        help="start each generator this many seeds past its first: fresh scenes for another cycle")
     args = parser.parse_args()
     part, parts = (int(v) for v in args.part.split("/"))
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)
-    jobs = [(name, first + i) for name, (_, first) in GENERATORS.items() for i in range(getattr(args, name))]
+    jobs = [(name, first + args.skip + i) for name, (_, first) in GENERATORS.items()
+            for i in range(getattr(args, name))]
     for name, seed in jobs[part - 1::parts]:
         path = args.out / f"{name}-{seed}.npz"
         if path.exists():
