@@ -46,16 +46,17 @@ def test_exact_counts_on_generated_scenes() -> None:
 
 @pytest.mark.slow
 def test_exact_counts_on_a_different_scene_style() -> None:
-    assert exact_share([alt_scene_pair(7000 + i) for i in range(30)]) >= 0.9  # 29 of 30 today (26 before the cube net)
+    # 28 of 30 today (29 with the narrower cube net shipped until 2026-11-30, 26 before the cube net)
+    assert exact_share([alt_scene_pair(7000 + i) for i in range(30)]) >= 0.9
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("cubes_across", "most", "bar"), [(7.0, 8, 0.6), (32.0, 12, 0.75)])
 def test_cubes_far_larger_or_smaller_than_usual(cubes_across: float, most: int, bar: float) -> None:
-    # Someone else's marker sheet may frame the yard tighter or wider than ours. With the cube size held
-    # to our boards' range these were 0 and 5 of 16 right; 15 and 15 of 16 today (12 and 15 before the cube net's
-    # second training cycle, 11 and 10 before the cube net, 11 and 15 with its first version: the U-Net reads the
-    # smallest cubes' rims a little thinner).
+    # Someone else's marker sheet may frame the yard tighter or wider than ours. With the cube size held to our boards'
+    # range these were 0 and 5 of 16 right; 13 and 15 of 16 today (15 and 15 with the narrower cube net shipped until
+    # 2026-11-30, 12 and 15 before its second training cycle, 11 and 10 before the cube net, 11 and 15 with its first
+    # version: the U-Net reads the smallest cubes' rims a little thinner).
     pairs = [scene_pair(7100 + i, cubes_across=cubes_across, most=most) for i in range(16)]
     assert exact_share(pairs) >= bar
 
@@ -81,9 +82,9 @@ def test_hands_make_readings_unsure(style: str) -> None:
 @pytest.mark.slow
 def test_exact_counts_on_an_independent_generator() -> None:
     # Written from the issue text without sight of the reader: other artwork, yard grounds the colour of the cubes,
-    # crowds of touching cubes, a soft calibration shot. Below the goal: 32 of 40 today (31 before its second training
-    # cycle, 21 before the cube net, 27 with its first, smaller version, 28 before it trained on twice the scenes,
-    # thrice as long).
+    # crowds of touching cubes, a soft calibration shot. Below the goal: 31 of 40 today (32 with the narrower net, 31
+    # before its second training cycle, 21 before the cube net, 27 with its first, smaller version, 28 before it trained
+    # on twice the scenes, thrice as long).
     assert exact_share([indep_scene_pair(9000 + i) for i in range(40)]) >= 0.7
 
 
@@ -151,11 +152,12 @@ def reads_right(style: str, seed: int, empty_yard: Change = as_taken,
 # Third 160 was a fifth case until the seams weighed in: its heap of five now splits a side face seen
 # between two columns of tops off as a sixth cube, its seams along the face's edges (one of 10 scenes the
 # seams lost among 1253, against 32 gained).
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90081), ("fourth", 50075), ("second", 90016)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90081), ("fourth", 50075), ("second", 50059)])
 def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Heaps of five and six under a tilted camera keep the gaps behind their cubes' sides in their area,
     as the big heaps do: taken off only from seven cubes on, each of these scenes read one cube too many (fifth
-    90081: 7 for 6, fourth 50075: 9 for 8, second 90016: 13 for 12)."""
+    90081: 7 for 6, fourth 50075: 9 for 8, second 50059: 14 for 13; second 90016, 13 for 12, was a case until the
+    wider cube net)."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -168,49 +170,49 @@ def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monke
 @pytest.mark.slow
 # Third 30004 was a fourth case until doubtful counts were counted again: its right count is doubtful, and the
 # counts from a fuller and a thinner mask agree on a stone too many (one of 3 scenes lost among 1500, 25 gained).
-@pytest.mark.parametrize(("style", "seed"), [("sixth", 90092), ("sixth", 20118), ("second", 90140)])
+@pytest.mark.parametrize(("style", "seed"), [("sixth", 50059), ("third", 90027), ("fifth", 50074)])
 def test_seams_across_flat_tops_split_no_cube(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scenes whose heaps split into too many parts by area and outline alone: second 90140's cube size
-    came out half the true one (26 cubes for 13; sixth 20002, 27 iron for 8, was this case until the area's
-    spread was widened: count.AREA_SPREAD), sixth 20118's cubes each split from their long shadows, sixth
-    90092's heaps into 9 cubes for 5. The wrong splits' seams cut across flat tops, not along the edges
-    between cubes."""
+    """Scenes whose heaps split into too many parts by area and outline alone (sixth 50059: 13 cubes for 7,
+    third 90027: 17 for 13, fifth 50074: 15 for 13). The wrong splits' seams cut across flat tops, not along the
+    edges between cubes. (With the narrower cube net, second 90140's cube size came out half the true one, 26
+    cubes for 13, sixth 20118's cubes each split from their long shadows, and sixth 90092's heaps into 9 cubes
+    for 5; the wider net's masks no longer split them so.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
     monkeypatch.setattr(count, "SEAM_WEIGHT", 0.0)  # the premise: without the seams, too many cubes...
     # ...where a footprint several lone cubes measured may be halved, as it could when the seams came in
-    # (sixth 20118's lone cubes now keep it whole by that alone)
     monkeypatch.setattr(count, "HALVING_MEASURED", 99)
-    counted_once(monkeypatch)  # ...and counted once: a doubtful count's recount mends sixth 20118 as well
+    counted_once(monkeypatch)  # ...and counted once: a doubtful count's recount may mend it as well
     assert sum(read_again().values()) > sum(truth.values())
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 50026), ("fourth", 50079)])
+@pytest.mark.parametrize(("style", "seed"), [("fourth", 50079)])
 def test_a_size_several_lone_cubes_measured_is_not_halved(style: str, seed: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Cubes seen from aside show a top and a side face, often unlike in shade: split in two they fit
-    squares better than whole, the edge between the faces passing for a seam. Halved, fifth 50026 read 12
-    cubes for 7 (7 iron for 2) and fourth 50079 23 for 20. (Second 50074 was this case with the cube net's
-    first training cycle: its four lone cubes, 367-453 pixels, measured 390, and the refit chose 219.)"""
+    squares better than whole, the edge between the faces passing for a seam. Halved, fourth 50079 reads 21
+    cubes for 20. With the narrower cube net, counted once, it read 23 and fifth 50026 12 for 7; with the
+    wider one's tighter outlines no other scene of 2700 cached ones shows the rule. (Second 50074 was this case
+    with the cube net's first training cycle: its four lone cubes, 367-453 pixels, measured 390, and the refit
+    chose 219.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
-    monkeypatch.setattr(count, "HALVING_MEASURED", 99)  # the premise: halved, cubes counted twice...
-    counted_once(monkeypatch)  # ...counted once (a doubtful count's recount may mend it as well)
-    assert sum(read_again().values()) >= sum(truth.values()) + 3
+    monkeypatch.setattr(count, "HALVING_MEASURED", 99)  # the premise: halved...
+    assert read_again() != truth  # ...and the scene reads wrong
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 20034), ("fifth", 90045), ("fourth", 90029), ("sixth", 90062)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 50035), ("fourth", 90033), ("third", 50075), ("sixth", 90062)])
 def test_the_lines_between_a_heaps_cubes_set_the_cube_size(style: str, seed: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Scenes where no blob, or only one, looks like a lone cube, so the cube size was guessed from the blobs'
-    widths (fifth 20034: its one heap, of six, read as three; fifth 90045 and fourth 90029: cubes counted
-    too many) or came out four times the true one (sixth 90062: 13 cubes read as three; sixth 30012, measured
-    on a fragment half a cube's size, was this case until count.AREA_SPREAD was widened). The lines
-    between the heaps' cubes repeat one true cube apart."""
+    widths (fifth 50035: 7 cubes for 5, fourth 90033: 21 for 18, third 50075: 45 for 11) or came out four times
+    the true one (sixth 90062: 13 cubes read as three; sixth 30012, measured on a fragment half a cube's size,
+    was this case until count.AREA_SPREAD was widened). The lines between the heaps' cubes repeat one true cube
+    apart. (Fifth 20034 and 90045 and fourth 90029 were cases until the wider cube net.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -220,13 +222,13 @@ def test_the_lines_between_a_heaps_cubes_set_the_cube_size(style: str, seed: int
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90067), ("fifth", 90095), ("sixth", 50088)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90094), ("sixth", 50088)])
 def test_a_heaps_pitch_smaller_than_its_lone_looking_blobs_outweighs_them(style: str, seed: int,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Scenes where pairs of cubes passed for lone ones (the fifth's two cubes side by side with their shadow
     make one square blob), so the cube size measured was twice the true one and every pair read as one cube,
-    though the lines between the heaps' cubes repeat one true cube apart (fifth 90067: 3 cubes for 8, fifth 90095:
-    4 for 6, sixth 50088: 1 for 4)."""
+    though the lines between the heaps' cubes repeat one true cube apart (fifth 90094: 2 cubes for 13, sixth
+    50088: 1 for 4; fifth 90067 and 90095 were cases until the wider cube net)."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -237,51 +239,52 @@ def test_a_heaps_pitch_smaller_than_its_lone_looking_blobs_outweighs_them(style:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("sixth", 70027)])
-def test_a_lone_cube_a_little_narrower_than_the_rest_measures_the_size(style: str, seed: int,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scenes whose narrower lone cubes (seen from aside, or a corner lost to the mask) were passed over as a
-    measure of the cube size, which then came from fewer blobs and split heaps wrongly. With the cube net's
-    first training cycle, first 90134 and fifth 50070, counted once, read a cube or two too many. With the
-    second's masks no scene of the 1500 cached ones shows it counted once (there, only blobs as wide as the rest
-    measuring read 3 more exactly; on 600 fresh ones, seeds 70000-70099, one fewer, and on the bench's 600 as
-    many): sixth 70027, counted again from a looser and a stricter mask, reads 7 cubes for 8 without it."""
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90129)])
+def test_a_lone_looking_blob_narrower_than_the_rest_does_not_measure_the_size(style: str, seed: int,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the wider cube net's tighter outlines, a lone-looking blob narrower than the rest is more often a
+    fragment than a whole cube seen from aside, and measuring the cube size on it shrank the size: fifth 90129
+    read 11 cubes for 13, the only scene of 2700 cached ones it changes (fifth 50089, 5 for 7, was another until
+    count.LONE_SQUARE went from 1.5 to 1.45; it reads right either way since). With the narrower net the rule went
+    the other way, count.LONE_NARROWEST 0.7: first 90134, fifth 50070 and sixth 70027 read wrong without their
+    narrower lone cubes measuring."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
-    monkeypatch.setattr(count, "LONE_NARROWEST", 0.8)  # the premise: only blobs as wide as the rest measure...
+    monkeypatch.setattr(count, "LONE_NARROWEST", 0.7)  # the premise: narrower lone-looking blobs measure too...
     assert read_again() != truth  # ...and the scene reads wrong
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fourth", 90004), ("fourth", 90005), ("third", 50065)])
+@pytest.mark.parametrize(("style", "seed"), [("third", 80049), ("fourth", 50048)])
 def test_a_pitch_a_third_off_the_measured_size_speaks(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Scenes whose heaps' pitch gives a cube size 1.35 to 1.5 times off the one the lone-looking blobs measured,
-    and the pitch is right (fourth 90004 and third 50065: a cube too many without it; fourth 90005: one too few)."""
+    and the pitch is right (third 80049: 12 cubes for 11 without it, fourth 50048: 7 for 6). Fourth 90004 and
+    90005 and third 50065 were the cases until the wider cube net, whose outlines no longer put them there; of
+    2700 cached scenes only these two show the rule, third 80049 a bench scene."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
     monkeypatch.setattr(count, "PITCH_FAR", 1.5)  # the premise: a pitch that close says nothing...
-    counted_once(monkeypatch)
     assert read_again() != truth  # ...and the scene reads wrong
 
 
 @pytest.mark.slow
 def test_exact_counts_on_a_third_independent_generator() -> None:
     # Written without sight of the reader or the other generators: markers on paper squares off the yard's corners,
-    # crowded rows and clusters of true 3D cubes, lamps brighter on the yard than on the markers. Far below the goal: 31
-    # of 40 today (34 before the cube net's second training cycle, 28 before the heaps' pitch). The cube net's first
-    # version, never trained on its scenes, read 51 % of its first 200 seeds exactly; today's reads 66 %.
+    # crowded rows and clusters of true 3D cubes, lamps brighter on the yard than on the markers. Far below the goal: 32
+    # of 40 today (31 with the narrower net, 34 before its second training cycle, 28 before the heaps' pitch). The cube
+    # net's first version, never trained on its scenes, read 51 % of its first 200 seeds exactly; the narrower net 66 %.
     assert exact_share([third_scene_pair(9000 + i) for i in range(40)]) >= 0.6
 
 
 @pytest.mark.slow
 def test_exact_counts_on_a_fourth_independent_generator() -> None:
-    # Written without sight of the reader, its tests or the other generators, and held out: the cube net never saw
-    # its scenes and no setting was chosen by its scores alone (the heap threshold was measured on them too, and
-    # chosen on the others'; the seams' weight and the heaps' pitch on totals over all eight generators). Ray-traced
-    # rounded cubes under a close camera with lens distortion, cubes sorted into a printed yard's sections, a
-    # lighting story between the two pictures. 32 of 40 today (28 before the heaps' seams counted); 154 of its first
+    # Written without sight of the reader, its tests or the other generators, and held out: the cube net never saw its
+    # scenes and no setting was chosen by its scores alone (the heap threshold was measured on them too, and chosen on
+    # the others'; the seams' weight and the heaps' pitch on totals over all eight generators). Ray-traced rounded cubes
+    # under a close camera with lens distortion, cubes sorted into a printed yard's sections, a lighting story between
+    # the two pictures. 35 of 40 today (32 with the narrower net, 28 before the heaps' seams counted); 154 of its first
     # 200 seeds before them (77 %).
     assert exact_share([fourth_scene_pair(9000 + i) for i in range(40)]) >= 0.55
 
@@ -290,9 +293,9 @@ def test_exact_counts_on_a_fourth_independent_generator() -> None:
 def test_exact_counts_on_a_fifth_independent_generator() -> None:
     # Written blind like the fourth, and held out like it: the whole board seen from 35-70 cm, so the yard fills a
     # quarter of the frame; 8 mm cubes, some resting on others; a Bayer sensor's demosaicing, denoising and sharpening;
-    # lamps switched on or off between the two pictures. Farthest of all from the goal: 15 of 40 today (13 before the
-    # cube net's second training cycle, 10 before the heaps' pitch), 60 of its first 200 seeds (with the true cube mask
-    # 160: the net's mask takes long lamp shadows for cubes).
+    # lamps switched on or off between the two pictures. Farthest of all from the goal: 15 of 40 today, as with the
+    # narrower net (13 before its second training cycle, 10 before the heaps' pitch), 60 of its first 200 seeds (with
+    # the true cube mask 160: the net's mask takes long lamp shadows for cubes).
     assert exact_share([fifth_scene_pair(9000 + i) for i in range(40)]) >= 0.15
 
 
@@ -301,8 +304,9 @@ def test_exact_counts_on_a_sixth_independent_generator() -> None:
     # Written blind like the others, and held out: the cube net never saw its scenes, and only the seams' weight and the
     # heaps' pitch were chosen on totals that counted them (with all eight generators'). A 3D board under one to three
     # changes of light between the pictures (a lamp, the evening, a pool of light or shade), cubes an eighth to a sixth
-    # of the yard wide, a 3D hand with its shadow. 34 of 40 today (35 before the cube net's second training cycle, 31
-    # before the heaps' seams counted, 34 before their pitch); 93 of its first 120 other seeds before the seams (78 %).
+    # of the yard wide, a 3D hand with its shadow. 35 of 40 today (34 with the narrower net, 35 before its second
+    # training cycle, 31 before the heaps' seams counted, 34 before their pitch); 93 of its first 120 other seeds before
+    # the seams (78 %).
     assert exact_share([sixth_scene_pair(9000 + i) for i in range(40)]) >= 0.6
 
 
@@ -310,13 +314,13 @@ def test_exact_counts_on_a_sixth_independent_generator() -> None:
 # Third 50017 was a case (a letter of the printed "STOCK YARD", brought out by a lamp at play, read as a stone)
 # until an empty yard far softer than its frame was sharpened rather than the frame blurred (reader.SHARPEN_FROM):
 # the letter no longer reads as a cube even with this rule off.
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90077), ("second", 90144)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90077), ("sixth", 70092)])
 def test_a_blob_smaller_than_a_cube_the_net_is_unsure_of_is_no_cube(style: str, seed: int,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Fifth 90077: the end of two iron cubes' long shadow, past the yard's printed edge, read as coal.
-    Second 90144: a grey piece of a low lamp's shadows read as a stone. The net marked them, but nowhere
-    surely, and each is smaller than a cube. (With the cube net's first training cycle, fourth 50023's sliver
-    of a printed disc and sixth 90015's leftovers of shadows were the cases.)"""
+    Sixth 70092: a dark scrap read as coal. The net marked them, but nowhere surely, and each is smaller than
+    a cube. (Second 90144, a grey piece of a low lamp's shadows, was a case until the wider cube net; with the
+    net's first training cycle, fourth 50023's sliver of a printed disc and sixth 90015's leftovers of shadows.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -329,7 +333,7 @@ def test_a_blob_smaller_than_a_cube_the_net_is_unsure_of_is_no_cube(style: str, 
 def test_one_lamps_shadows_beside_their_cubes_are_no_coal(style: str, seed: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Fourth 50028 and 90097: a low lamp throws each cube's shadow the same way, and the net marks the
-    shadows with their cubes. Split off from them, each read as a coal cube (three too many in each)."""
+    shadows with their cubes. Split off from them, each read as a coal cube (five and three too many)."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -358,13 +362,13 @@ def test_the_debug_view_outlines_what_was_taken_for_shadows(monkeypatch: pytest.
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 50011), ("fourth", 90099)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 50011), ("sixth", 70018)])
 def test_a_lamps_shadow_is_known_beside_any_cube_of_its_heap(style: str, seed: int,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fifth 50011 and fourth 90099: once the shadows beside the heaps' cubes show which way the lamp throws
-    them, dark parts lying that way from any cube of their heap are shadows too, not only those the lamp's
-    way was told by. Where only those are taken, a dark part or two is read as coal. (That any cube, not
-    the nearest, is asked is pinned by test_counting's heaps.)"""
+    """Fifth 50011 and sixth 70018 (fourth 90099 until the wider cube net): once the shadows beside the heaps'
+    cubes show which way the lamp throws them, dark parts lying that way from any cube of their heap are
+    shadows too, not only those the lamp's way was told by. Where only those are taken, a dark part or two is
+    read as coal. (That any cube, not the nearest, is asked is pinned by test_counting's heaps.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -373,10 +377,12 @@ def test_a_lamps_shadow_is_known_beside_any_cube_of_its_heap(style: str, seed: i
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90013), ("second", 90051)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90054), ("fifth", 70053)])
 def test_pale_yellow_is_no_iron(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's yellow print under a warm lamp, or in a cube's shadow, is warm and saturated enough
-    to pass for iron, but yellow: green near red, where an iron top's red is well above its green."""
+    to pass for iron, but yellow: green near red, where an iron top's red is well above its green. (Fifth 90013
+    and second 90051 were the cases until the wider cube net; of 2700 cached scenes, only the fifth generator's
+    lamps still show it.)"""
     from hardware.stockyard import classify
 
     truth, read_again = reads_right(style, seed)
@@ -398,11 +404,12 @@ def test_a_camera_out_of_focus_keeps_the_markers_black(style: str, seed: int, mo
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("third", 90011), ("third", 50005)])
+@pytest.mark.parametrize(("style", "seed"), [("third", 90011), ("third", 50032)])
 def test_a_frame_far_softer_than_the_empty_yard_is_sharpened(style: str, seed: int,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Third 90011 and 50005 out of focus: with the empty yard blurred to match the frame instead, the cube
-    net saw two soft pictures and ran cubes together or lost them."""
+    """Third 90011 and 50032 out of focus: with the empty yard blurred to match the frame instead, the cube
+    net saw two soft pictures and ran cubes together or lost them. (Third 50005 was a case until the wider
+    cube net.)"""
     from hardware.stockyard import reader
 
     truth, read_again = reads_right(style, seed, play=out_of_focus)
@@ -411,11 +418,11 @@ def test_a_frame_far_softer_than_the_empty_yard_is_sharpened(style: str, seed: i
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("first", 50075), ("third", 50031)])
+@pytest.mark.parametrize(("style", "seed"), [("first", 50075), ("third", 50011)])
 def test_an_empty_yard_far_softer_than_the_frame_is_sharpened(style: str, seed: int,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """First 50075 and third 50031, their empty yards photographed out of focus: with the frame blurred to
-    match instead, the cube net saw two soft pictures."""
+    """First 50075 and third 50011, their empty yards photographed out of focus: with the frame blurred to
+    match instead, the cube net saw two soft pictures. (Third 50031 was a case until the wider cube net.)"""
     from hardware.stockyard import reader
 
     truth, read_again = reads_right(style, seed, empty_yard=out_of_focus)

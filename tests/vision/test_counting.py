@@ -445,22 +445,22 @@ def test_strips_of_an_empty_yards_border_are_no_cubes() -> None:
 
 
 # Seed 109 was a second case until doubtful counts were counted again: its right count is doubtful, and the
-# counts from a fuller and a thinner mask agree on an iron too many.
-@pytest.mark.parametrize("seed", [34])
+# counts from a fuller and a thinner mask agree on an iron too many. Seed 34 was the case until the wider cube net.
+@pytest.mark.parametrize("seed", [70020, 70076])
 def test_a_shadows_fringe_on_a_cube_is_no_second_cube(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The second blind generator's seed 34: a small heap whose mask keeps a fringe of shadow or side face,
-    swelling its area by half a cube. Split one cube too many, the fringe's part is smaller than any cube's
-    top, so there is one cube fewer."""
+    """The second blind generator's seeds 70020 and 70076: a heap whose mask keeps a fringe of shadow or side
+    face, swelling its area by half a cube. Split one cube too many, the fringe's part is smaller than any
+    cube's top, so there is one cube fewer."""
     import hardware.stockyard.count as count
     from tests.vision.scenes_blind import blind_scene_pair
 
     pair = blind_scene_pair(seed)
     reader = YardReader(build_profile(pair.calibration))
     assert reader.read(pair.play.image).reading.counts() == pair.play.counts
-    monkeypatch.setattr(count, "MIN_PART", 0.0)  # premise: without the check the fringe is a stone of its own...
-    monkeypatch.setattr(count, "SEAM_WEIGHT", 0.0)  # ...where the seams do not catch it too (they do, in both)
+    monkeypatch.setattr(count, "MIN_PART", 0.0)  # premise: without the check the fringe is a cube of its own...
+    monkeypatch.setattr(count, "SEAM_WEIGHT", 0.0)  # ...where the seams do not catch it too
     wrong = reader.read(pair.play.image).reading.counts()
-    assert wrong["stone"] == pair.play.counts["stone"] + 1
+    assert sum(wrong.values()) == sum(pair.play.counts.values()) + 1
 
 
 def _heap(rng: np.random.Generator, cubes: int, side: int) -> np.ndarray:
