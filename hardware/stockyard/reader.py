@@ -83,12 +83,12 @@ CUBE_LOGIT = 0.7
 # from 17-23 ms a frame to 20-27 at 0.75 and 22-28 always, with the slowest frames twice as slow. Kept at 0.2: the
 # time it would take is the margin under the 30 ms bar, for under one scene in a hundred.
 RECOUNT_BELOW = 0.2
+RECOUNT_AT = (-0.5, 2.5)  # with the wider net, (-1, 2.5): 2109 of those 2700; (-0.5, 3.5): 2111
 # A doubtful count that a fuller mask counts the same was right in 242 of 298 cached scenes (81 %; 2700 scenes of the
 # six independent generators, seeds 50000-50099, 70000-70099, 80000-80099 and 90000-90149, wider net), as often as a
 # first count of confidence 0.35-0.5 (82 %). Where it was left under 0.1 the session showed it as unsure and proposed
 # nothing: 223 of those scenes, 176 of them read right. (Where the fuller mask counts otherwise: 45 of 184 right.)
 STEADY_CONFIDENCE = 0.35
-RECOUNT_AT = (-0.5, 2.5)  # with the wider net, (-1, 2.5): 2109 of those 2700; (-0.5, 3.5): 2111
 # ...and sure of it where the logit is 3 (20 to one): every cube of any size holds such a pixel but a
 # few faint ones, and a blob smaller than a cube without one is not counted (count.WEAK_SHARE). 5 was chosen for
 # the cube net's first training cycle; its second answers less loudly, and at 5 more of the blobs left out were
