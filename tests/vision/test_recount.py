@@ -12,6 +12,7 @@ import hardware.stockyard.reader as reader
 from hardware.stockyard import YardReader, build_profile
 from hardware.stockyard.count import Cube, CubeCount
 from hardware.stockyard.reader import median_count
+from tableassist.ports import YardReading
 from tests.vision.scenes_fourth import fourth_scene_pair
 from tests.vision.scenes_indep import indep_scene_pair
 from tests.vision.scenes_third import third_scene_pair
@@ -52,15 +53,21 @@ DOUBTFUL_BELOW = reader.RECOUNT_BELOW
 DOUBTFUL: list[tuple[Callable[[int], Any], int]] = [(indep_scene_pair, 50029), (third_scene_pair, 50014)]
 
 
+def _scene(make: Callable[[int], Any], seed: int) -> tuple[dict[str, int], Callable[[], YardReading]]:
+    """A generated scene's true counts, and a way to read it (again, once a test has changed a setting)."""
+    pair = make(seed)
+    yard_reader = YardReader(build_profile(pair.calibration))
+    return dict(pair.play.counts), lambda: yard_reader.read(pair.play.image).reading
+
+
 @pytest.mark.parametrize(("make", "seed"), DOUBTFUL)
 def test_a_doubtful_count_is_mended_by_counting_again(make: Callable[[int], Any], seed: int,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    pair = make(seed)
-    yard_reader = YardReader(build_profile(pair.calibration))
-    assert yard_reader.read(pair.play.image).reading.counts() == dict(pair.play.counts)
+    truth, read = _scene(make, seed)
+    assert read().counts() == truth
     monkeypatch.setattr(reader, "RECOUNT_BELOW", 0.0)  # the premise: counted once, the count is wrong
-    once = yard_reader.read(pair.play.image).reading
-    assert once.counts() != dict(pair.play.counts) and once.confidence < DOUBTFUL_BELOW
+    once = read()
+    assert once.counts() != truth and once.confidence < DOUBTFUL_BELOW
 
 
 # Scenes whose first count is doubtful and right, and counted the same from the fuller mask (found as DOUBTFUL's were).
@@ -72,9 +79,8 @@ def test_a_doubtful_count_a_fuller_mask_counts_the_same_is_not_shown_as_unsure(m
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     from tableassist.session.yard import MIN_CONFIDENCE
 
-    pair = make(seed)
-    yard_reader = YardReader(build_profile(pair.calibration))
-    reading = yard_reader.read(pair.play.image).reading
-    assert reading.counts() == dict(pair.play.counts) and reading.confidence >= reader.STEADY_CONFIDENCE
+    truth, read = _scene(make, seed)
+    reading = read()
+    assert reading.counts() == truth and reading.confidence >= reader.STEADY_CONFIDENCE
     monkeypatch.setattr(reader, "STEADY_CONFIDENCE", 0.0)  # the premise: the count keeps its own confidence...
-    assert yard_reader.read(pair.play.image).reading.confidence < MIN_CONFIDENCE  # ...which the session calls unsure
+    assert read().confidence < MIN_CONFIDENCE  # ...which the session calls unsure
