@@ -38,10 +38,10 @@ the default rate (30 minutes on two cores), then from itself, 20 000 at --rate 1
 0.0138). Read with the reader's settings as they were: the 1500 cached scenes 1148 -> 1174 (count errors 975 ->
 942), the bench's 600 448 -> 466 (455 -> 428; per generator 87, 96, 85, 85, 33 and 80 % against 82, 92, 82, 80, 34
 and 78). Its first cycle alone read 1158 and 454; CUBE_SURE 2 and 4 read 1173 and 1175 of the 1500 (3 kept). It
-costs 5.5 ms a canvas against 2.5 (one thread, 448 × 376): the bench's one-thread medians went from 16-21 to 18-23 ms
-a frame. Shipping it took the vision tests that pin one scene to each counter rule pinned again (most scenes still
-read right but no longer showed their rule with it off) and two settings of the counter measured again on its masks
-(count.LONE_NARROWEST and LONE_SQUARE).
+costs 5.5 ms a canvas against 2.5 (one thread, 448 × 376): about 3 ms a frame (the bench's one-thread median frame,
+main style 16.0 -> 18.4 ms; all eight styles 18-26 ms with it). Shipping it took the vision tests that pin one
+scene to each counter rule pinned again (most scenes still read right but no longer showed their rule with it off)
+and two settings of the counter measured again on its masks (count.LONE_NARROWEST and LONE_SQUARE).
 
 A centre head (--centres), measured and not shipped (2026-11-27). It marks a small core round each cube's
 middle, so that touching cubes could be counted by their cores instead of sized by area. Trained jointly
