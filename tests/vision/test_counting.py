@@ -12,7 +12,7 @@ import pytest
 from numpy.typing import NDArray
 
 from hardware.stockyard import Stabiliser, YardReader, build_profile
-from hardware.stockyard.count import Cube, cast_shadows
+from hardware.stockyard.count import Cube, cast_shadows, print_shows_through
 from hardware.yard_render import CubePlacement, YardScene
 from tests.vision.conftest import plain_scene, shoot
 from tests.vision.scenes import Lighting, draw_hand, lamp_pool, place
@@ -640,3 +640,39 @@ def test_coal_beside_a_few_heaps_the_same_way_is_no_shadow_where_the_others_have
     assert cast_shadows(heaps, 20.0) == set()
     # The same three where they are the only heaps with other cubes: shadows.
     assert len(cast_shadows(heaps[:3], 20.0)) == 3
+
+
+def _printed_board(rng: np.random.Generator, size: int = 80) -> np.ndarray:
+    """An empty yard's colours (markers' white = 1): parchment with fine ink speckle and grain, as printed."""
+    grain = cv2.GaussianBlur(rng.normal(0.0, 1.0, (size, size)).astype(np.float32), (0, 0), 0.8)
+    lum = np.clip(0.6 + 0.12 * grain, 0.05, 1.0)
+    return np.repeat(lum[..., None], 3, axis=2).astype(np.float32) * np.array([0.9, 1.0, 1.05], np.float32)
+
+
+def _square_part(kind: str, x0: int, y0: int, side: int) -> Cube:
+    outline = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.int32)
+    return Cube(kind, (x0 + side / 2, y0 + side / 2), outline, 1.0)
+
+
+def test_print_in_a_shadow_shows_through_and_a_coal_cube_hides_it() -> None:
+    """The same dark part over textured print: where a shadow darkens the print (to a quarter, bluish), the
+    print's grain is still there and it is no cube; where a black cube covers it, the cube's own paint and
+    sensor noise are all there is. Over plain print a shadow says nothing either way: kept as a cube."""
+    rng = np.random.default_rng(7)
+    empty = _printed_board(rng)
+    part = _square_part("coal", 30, 30, 20)
+    inside = (slice(30, 50), slice(30, 50))
+    shadowed = empty.copy()
+    shadowed[inside] *= np.array([0.3, 0.25, 0.22], np.float32)
+    shadowed += rng.normal(0.0, 0.004, shadowed.shape).astype(np.float32)  # the sensor's noise
+    painted = empty.copy()
+    painted[inside] = 0.05 + rng.normal(0.0, 0.004, (20, 20, 3)).astype(np.float32)
+    assert print_shows_through(part, shadowed, empty, 20.0)
+    assert not print_shows_through(part, painted, empty, 20.0)
+    plain = np.full_like(empty, 0.6)
+    plain_shadowed = plain.copy()
+    plain_shadowed[inside] *= 0.3
+    plain_shadowed += rng.normal(0.0, 0.004, plain.shape).astype(np.float32)
+    assert not print_shows_through(part, plain_shadowed, plain, 20.0)
+    # A part at the canvas's edge is looked at where the canvas is.
+    assert print_shows_through(_square_part("coal", 60, 60, 20), np.asarray(empty * 0.3, np.float32), empty, 20.0)
