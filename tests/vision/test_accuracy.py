@@ -392,6 +392,20 @@ def test_print_showing_through_a_dark_part_is_no_coal(style: str, seed: int, mon
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("style", "seed"), [("fourth", 50006), ("sixth", 90111)])
+def test_a_stones_shaded_side_split_off_is_no_coal(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fourth 50006: a diagonal row of four stones under a tilted camera; sixth 90111: a heap of stones by a coal
+    cube. The heap's split cuts a stone's shaded sides off its lit top, and the part, dark grey, read as coal; it is
+    over half as bright as the stone beside it, which black paint never is."""
+    from hardware.stockyard import count
+
+    truth, read_again = reads_right(style, seed)
+    monkeypatch.setattr(count, "SHADED_STONE", 99.0)  # the premise: every dark part beside a stone stays coal
+    seen = read_again()
+    assert seen["coal"] > truth["coal"] and seen["stone"] < truth["stone"]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("style", "seed"), [("fifth", 90054), ("fifth", 70053)])
 def test_pale_yellow_is_no_iron(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's yellow print under a warm lamp, or in a cube's shadow, is warm and saturated enough

@@ -12,7 +12,7 @@ import pytest
 from numpy.typing import NDArray
 
 from hardware.stockyard import Stabiliser, YardReader, build_profile
-from hardware.stockyard.count import Cube, cast_shadows, print_shows_through
+from hardware.stockyard.count import Cube, cast_shadows, print_shows_through, stones_in_their_own_shade
 from hardware.yard_render import CubePlacement, YardScene
 from tests.vision.conftest import plain_scene, shoot
 from tests.vision.scenes import Lighting, draw_hand, lamp_pool, place
@@ -676,3 +676,15 @@ def test_print_in_a_shadow_shows_through_and_a_coal_cube_hides_it() -> None:
     assert not print_shows_through(part, plain_shadowed, plain, 20.0)
     # A part at the canvas's edge is looked at where the canvas is.
     assert print_shows_through(_square_part("coal", 60, 60, 20), np.asarray(empty * 0.3, np.float32), empty, 20.0)
+
+
+def test_a_dark_grey_part_beside_a_stone_is_its_shaded_side_and_black_beside_it_is_coal() -> None:
+    """Parts the colour classifier called coal, beside a stone lit 0.4: one lit 0.25 (a stone's shaded side split
+    off its top) is a stone; one lit 0.06 (black paint) stays coal; and one as bright as the first but three sides
+    from any stone is no stone's side: it stays coal."""
+    stone = dataclasses.replace(_cube("stone", 100, 100), lit=0.4)
+    side_part = dataclasses.replace(_cube("coal", 118, 100), lit=0.25)
+    black = dataclasses.replace(_cube("coal", 100, 118), lit=0.06)
+    far = dataclasses.replace(_cube("coal", 160, 100), lit=0.25)
+    kinds = [c.kind for c in stones_in_their_own_shade([stone, side_part, black, far], 20.0)]
+    assert kinds == ["stone", "stone", "coal", "coal"]
