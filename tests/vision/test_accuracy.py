@@ -394,9 +394,10 @@ def test_print_showing_through_a_dark_part_is_no_coal(style: str, seed: int, mon
 @pytest.mark.slow
 @pytest.mark.parametrize(("style", "seed"), [("fourth", 50006), ("sixth", 90111)])
 def test_a_stones_shaded_side_split_off_is_no_coal(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fourth 50006: a diagonal row of four stones under a tilted camera; sixth 90111: a heap of stones by a coal
-    cube. The heap's split cuts a stone's shaded sides off its lit top, and the part, dark grey, read as coal; it is
-    over half as bright as the stone beside it, which black paint never is."""
+    """Fourth 50006: a diagonal row of four stones under a tilted camera, the split cutting a stone's shaded sides
+    off its lit top; sixth 90111: a block of three stones and a coal cube in dim, warm light. In each a part of a
+    stone, dark grey, read as coal, yet it is over half as bright as the stone beside it, which black paint
+    never is."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
