@@ -421,7 +421,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     shadows = cast_shadows(heaps, side)
     if empty is not None:
         shadows |= {id(c) for c in result.cubes
-                    if c.kind == "coal" and id(c) not in shadows and print_shows_through(c, colours, empty, side)}
+                    if id(c) not in shadows and print_shows_through(c, colours, empty, side)}
     result.shadows = [c for c in result.cubes if id(c) in shadows]
     result.cubes = stones_in_their_own_shade([c for c in result.cubes if id(c) not in shadows], side)
     if light is not None:
@@ -695,15 +695,20 @@ SHADOW_ALONG = 0.7  # radians: a dark part beyond a shadow or a cube, within thi
 # scenes with no coal, 102, by -0.08 to 0.85. Taking coal parts over 0.5 for print: 2114 -> 2117 exact, count
 # errors 1748 -> 1671 cubes, fewer on each range of seeds (50000s 382 -> 362, 70000s 384 -> 369, bench's 80000s
 # 432 -> 411, 90000s 550 -> 529). Over 0.4, 0.6: 2114, 2117 (errors 1647, 1690); 0.3 loses 12 scenes. Asked of
-# grey, white or orange parts too, it loses more than it finds (2112, 2107, 2098).
-PRINT_LIKENESS = 0.5  # correlation with the empty yard's fine texture above which a dark part is print in shadow
+# grey, white or orange parts too, it loses more than it finds (2112, 2107, 2098). Orange parts alike from 0.8 are
+# print too: a shadow on warm print, dark orange, or a printed brown the new light warmed (2122 -> 2124 exact, none
+# lost, count errors 1659 -> 1629; from 0.7: 2124, a fourth-generator scene lost).
+PRINT_LIKENESS = {"coal": 0.5, "iron": 0.8}  # correlation with the empty yard's fine texture above which a part of
+# this kind is print seen through a shadow or a change of light, not a cube
 PRINT_TEXTURE = 0.04  # the empty yard's fine texture must be at least this (log brightness): plain print says nothing
 PRINT_FINE = 2.0  # canvas pixels: texture finer than a Gaussian of this sigma takes away
 PRINT_RIM = 0.15  # of a cube side: the part's rim, where the board beside it shows, is left out
 
 
 def print_shows_through(cube: Cube, colours: FloatImage, empty: FloatImage, side: float) -> bool:
-    """Whether the board's print shows through `cube`, a dark part: its fine texture is the empty yard's there."""
+    """Whether the board's print shows through `cube`: its fine texture is the empty yard's there."""
+    if cube.kind not in PRINT_LIKENESS:
+        return False
     pad = int(3 * PRINT_FINE) + 1
     x0, y0 = np.maximum(cube.outline.min(axis=0) - pad, 0)
     x1, y1 = np.minimum(cube.outline.max(axis=0) + pad + 1, colours.shape[1::-1])
@@ -722,7 +727,7 @@ def print_shows_through(cube: Cube, colours: FloatImage, empty: FloatImage, side
     now, then = fine(colours), fine(empty)
     if float(then.std()) < PRINT_TEXTURE or float(now.std()) == 0.0:
         return False
-    return float(np.corrcoef(now, then)[0, 1]) > PRINT_LIKENESS
+    return float(np.corrcoef(now, then)[0, 1]) > PRINT_LIKENESS[cube.kind]
 
 
 def _way_from_nearest(cube: Cube, others: list[Cube], side: float) -> float | None:

@@ -353,7 +353,7 @@ def test_the_debug_view_outlines_what_was_taken_for_shadows(monkeypatch: pytest.
     for rule in (True, False):
         if not rule:
             monkeypatch.setattr(count, "cast_shadows", lambda heaps, side: set())
-            monkeypatch.setattr(count, "PRINT_LIKENESS", 1.0)  # nor by the print seen through them
+            monkeypatch.setattr(count, "PRINT_LIKENESS", {})  # nor by the print seen through them
         seen = YardReader(build_profile(pair.calibration)).read(pair.play.image)
         assert seen.count is not None and bool(seen.count.shadows) == rule
         view = debug_view(seen)
@@ -378,17 +378,20 @@ def test_a_lamps_shadow_is_known_beside_any_cube_of_its_heap(style: str, seed: i
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fourth", 50001), ("fourth", 80051)])
-def test_print_showing_through_a_dark_part_is_no_coal(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("style", "seed", "kind"), [("fourth", 50001, "coal"), ("fourth", 80051, "coal"),
+                                                     ("fifth", 90135, "iron")])
+def test_print_showing_through_a_part_is_no_cube(style: str, seed: int, kind: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Fourth 50001: a coal cube's own shadow, in a heap of coal alone, where no other colour shows the lamp's
     way; fourth 80051: the shadow of a heap of iron, stone and white, the only dark part beside other cubes in
-    the yard, too few to tell a lamp's way from chance. The net marks each with its cubes and the split makes a
-    coal cube of it, but the board's print shows through it, its fine texture the empty yard's: a shadow."""
+    the yard, too few to tell a lamp's way from chance; fifth 90135: a heap of iron's long shadow on warm brown
+    print, dark orange. The net marks each with its cubes and the split makes a cube of it (coal, coal, iron),
+    but the board's print shows through it, its fine texture the empty yard's: a shadow."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
-    monkeypatch.setattr(count, "PRINT_LIKENESS", 1.0)  # the premise: no dark part is print
-    assert read_again()["coal"] > truth["coal"]
+    monkeypatch.setattr(count, "PRINT_LIKENESS", {})  # the premise: no part is print
+    assert read_again()[kind] > truth[kind]
 
 
 @pytest.mark.slow

@@ -656,8 +656,9 @@ def _square_part(kind: str, x0: int, y0: int, side: int) -> Cube:
 
 def test_print_in_a_shadow_shows_through_and_a_coal_cube_hides_it() -> None:
     """The same dark part over textured print: where a shadow darkens the print (to a quarter, bluish), the
-    print's grain is still there and it is no cube; where a black cube covers it, the cube's own paint and
-    sensor noise are all there is. Over plain print a shadow says nothing either way: kept as a cube."""
+    print's grain is still there and it is no cube (nor is print a warmer light fell on, taken for iron); where a
+    black cube covers it, the cube's own paint and sensor noise are all there is. Over plain print a shadow says
+    nothing either way: kept as a cube."""
     rng = np.random.default_rng(7)
     empty = _printed_board(rng)
     part = _square_part("coal", 30, 30, 20)
@@ -669,6 +670,11 @@ def test_print_in_a_shadow_shows_through_and_a_coal_cube_hides_it() -> None:
     painted[inside] = 0.05 + rng.normal(0.0, 0.004, (20, 20, 3)).astype(np.float32)
     assert print_shows_through(part, shadowed, empty, 20.0)
     assert not print_shows_through(part, painted, empty, 20.0)
+    # Print a warmer light fell on, taken for iron, is print all the same; grey and white parts are not asked.
+    warmed = empty * np.array([0.8, 1.0, 1.2], np.float32) + rng.normal(0.0, 0.004, empty.shape).astype(np.float32)
+    assert print_shows_through(dataclasses.replace(part, kind="iron"), warmed, empty, 20.0)
+    assert not print_shows_through(dataclasses.replace(part, kind="iron"), painted, empty, 20.0)
+    assert not print_shows_through(dataclasses.replace(part, kind="stone"), warmed, empty, 20.0)
     plain = np.full_like(empty, 0.6)
     plain_shadowed = plain.copy()
     plain_shadowed[inside] *= 0.3
