@@ -272,9 +272,10 @@ def test_a_pitch_a_third_off_the_measured_size_speaks(style: str, seed: int, mon
 @pytest.mark.slow
 def test_exact_counts_on_a_third_independent_generator() -> None:
     # Written without sight of the reader or the other generators: markers on paper squares off the yard's corners,
-    # crowded rows and clusters of true 3D cubes, lamps brighter on the yard than on the markers. Far below the goal: 32
-    # of 40 today (31 with the narrower net, 34 before its second training cycle, 28 before the heaps' pitch). The cube
-    # net's first version, never trained on its scenes, read 51 % of its first 200 seeds exactly; the narrower net 66 %.
+    # crowded rows and clusters of true 3D cubes, lamps brighter on the yard than on the markers. Far below the goal: 33
+    # of 40 today (32 before a stone's shaded side was told from coal, 31 with the narrower net, 34 before its second
+    # training cycle, 28 before the heaps' pitch). The cube net's first version, never trained on its scenes, read 51 %
+    # of its first 200 seeds exactly; the narrower net 66 %.
     assert exact_share([third_scene_pair(9000 + i) for i in range(40)]) >= 0.6
 
 
@@ -293,9 +294,11 @@ def test_exact_counts_on_a_fourth_independent_generator() -> None:
 def test_exact_counts_on_a_fifth_independent_generator() -> None:
     # Written blind like the fourth, and held out like it: the whole board seen from 35-70 cm, so the yard fills a
     # quarter of the frame; 8 mm cubes, some resting on others; a Bayer sensor's demosaicing, denoising and sharpening;
-    # lamps switched on or off between the two pictures. Farthest of all from the goal: 15 of 40 today, as with the
-    # narrower net (13 before its second training cycle, 10 before the heaps' pitch), 60 of its first 200 seeds (with
-    # the true cube mask 160: the net's mask takes long lamp shadows for cubes).
+    # lamps switched on or off between the two pictures. Farthest of all from the goal: 14 of 40 today (15 until seed
+    # 9037's real iron cube was taken for print seen through; on 900 fresh scenes of the six independent generators,
+    # seeds 60000-60049 and 61000-61099, seeing the print through a part gained 7 and lost 1), 15 with the narrower
+    # net (13 before its second training cycle, 10 before the heaps' pitch), 60 of its first 200 seeds (with the true
+    # cube mask 160: the net's mask takes long lamp shadows for cubes).
     assert exact_share([fifth_scene_pair(9000 + i) for i in range(40)]) >= 0.15
 
 
@@ -304,9 +307,10 @@ def test_exact_counts_on_a_sixth_independent_generator() -> None:
     # Written blind like the others, and held out: the cube net never saw its scenes, and only the seams' weight and the
     # heaps' pitch were chosen on totals that counted them (with all eight generators'). A 3D board under one to three
     # changes of light between the pictures (a lamp, the evening, a pool of light or shade), cubes an eighth to a sixth
-    # of the yard wide, a 3D hand with its shadow. 35 of 40 today (34 with the narrower net, 35 before its second
-    # training cycle, 31 before the heaps' seams counted, 34 before their pitch); 93 of its first 120 other seeds before
-    # the seams (78 %).
+    # of the yard wide, a 3D hand with its shadow. 34 of 40 today (35 until seed 9019's coal cube was taken for print
+    # seen through; see the fifth's figures on fresh scenes; 34 with the narrower net, 35 before its second training
+    # cycle, 31 before the heaps' seams counted, 34 before their pitch); 93 of its first 120 other seeds before the
+    # seams (78 %).
     assert exact_share([sixth_scene_pair(9000 + i) for i in range(40)]) >= 0.6
 
 
