@@ -34,9 +34,9 @@ from hardware.stockyard.classify import (
     skin_fraction,
 )
 from hardware.stockyard.colour import FloatImage
-from hardware.stockyard.cubenet import DARK_FLOOR
 from hardware.stockyard.geometry import CameraGeometry
 from hardware.stockyard.lattice import lattice_fits, lattice_pitch
+from hardware.stockyard.matching import PRINT_FINE, luminance, print_texture
 from hardware.stockyard.medians import median, weighted_median
 
 Mask = NDArray[np.uint8]
@@ -296,12 +296,12 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
                 yard_width: float, yard: tuple[float, float, float, float] | None = None,
                 box: dict[str, int] | None = None, reach: float = 0.0,
                 light: NDArray[np.float32] | None = None, sure: Mask | None = None,
-                empty: FloatImage | None = None) -> CubeCount:
+                empty_print: NDArray[np.float32] | None = None) -> CubeCount:
     """The cubes in a foreground mask. `box` is how many of each kind the game has, where known.
     `reach`: how far past `yard` (the marker centres) the yard may go, where markers lie inside its corners.
     `light`: how much the light changed since calibration across the canvas, where `colours` do not
-    already account for it. `sure`: where the cube net is sure of a cube (see WEAK_SHARE). `empty`: the empty
-    yard's colours, where known, to see the print through a shadow (see PRINT_LIKENESS)."""
+    already account for it. `sure`: where the cube net is sure of a cube (see WEAK_SHARE). `empty_print`: the
+    empty yard's print texture (matching.print_texture), where known, to see it through a shadow (PRINT_LIKENESS)."""
     # Half the area of a square 1/30 of the yard wide: a cube 1/40 of the yard wide still passes, specks do not.
     smallest = (yard_width / 30.0) ** 2 * 0.5
     blobs = find_blobs(mask, edge, smallest, sure)
@@ -419,9 +419,9 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
         n = max(1, int(round(area / footprint)))
         result.cubes.extend(_split(blob, xs, ys, colours[ys + blob.y, xs + blob.x], n, side))
     shadows = cast_shadows(heaps, side)
-    if empty is not None:
+    if empty_print is not None:
         shadows |= {id(c) for c in result.cubes
-                    if id(c) not in shadows and print_shows_through(c, colours, empty, side)}
+                    if id(c) not in shadows and print_shows_through(c, colours, empty_print, side)}
     result.shadows = [c for c in result.cubes if id(c) in shadows]
     result.cubes = stones_in_their_own_shade([c for c in result.cubes if id(c) not in shadows], side)
     if light is not None:
@@ -701,15 +701,15 @@ SHADOW_ALONG = 0.7  # radians: a dark part beyond a shadow or a cube, within thi
 PRINT_LIKENESS = {"coal": 0.5, "iron": 0.8}  # correlation with the empty yard's fine texture above which a part of
 # this kind is print seen through a shadow or a change of light, not a cube
 PRINT_TEXTURE = 0.04  # the empty yard's fine texture must be at least this (log brightness): plain print says nothing
-PRINT_FINE = 2.0  # canvas pixels: texture finer than a Gaussian of this sigma takes away
 PRINT_RIM = 0.15  # of a cube side: the part's rim, where the board beside it shows, is left out
 
 
-def print_shows_through(cube: Cube, colours: FloatImage, empty: FloatImage, side: float) -> bool:
-    """Whether the board's print shows through `cube`: its fine texture is the empty yard's there."""
+def print_shows_through(cube: Cube, colours: FloatImage, empty_print: NDArray[np.float32], side: float) -> bool:
+    """Whether the board's print shows through `cube`: its fine texture is the empty yard's there (`empty_print`,
+    matching.print_texture of the empty yard)."""
     if cube.kind not in PRINT_LIKENESS:
         return False
-    pad = int(3 * PRINT_FINE) + 1
+    pad = int(3 * PRINT_FINE) + 1  # the blur's reach: the crop's own edge stays outside the part
     x0, y0 = np.maximum(cube.outline.min(axis=0) - pad, 0)
     x1, y1 = np.minimum(cube.outline.max(axis=0) + pad + 1, colours.shape[1::-1])
     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
@@ -718,16 +718,13 @@ def print_shows_through(cube: Cube, colours: FloatImage, empty: FloatImage, side
     inside = cv2.erode(inside, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8)) > 0
     if np.count_nonzero(inside) < 10:
         return False
-
-    def fine(picture: FloatImage) -> NDArray[np.float32]:
-        """Log brightness less its blur: the light falls out, the print's texture stays."""
-        lum = cv2.log(np.maximum(channel_mean(picture[y0:y1, x0:x1]), 0) + DARK_FLOOR)
-        return np.asarray(lum - cv2.GaussianBlur(lum, (0, 0), PRINT_FINE), np.float32)[inside]
-
-    now, then = fine(colours), fine(empty)
-    if float(then.std()) < PRINT_TEXTURE or float(now.std()) == 0.0:
+    then = empty_print[y0:y1, x0:x1][inside]
+    now = print_texture(luminance(colours[y0:y1, x0:x1]))[inside]
+    then, now = then - then.mean(), now - now.mean()
+    spread = math.sqrt(float(np.dot(then, then)) * float(np.dot(now, now)))
+    if spread == 0.0 or float(then.std()) < PRINT_TEXTURE:
         return False
-    return float(np.corrcoef(now, then)[0, 1]) > PRINT_LIKENESS[cube.kind]
+    return float(np.dot(now, then)) / spread > PRINT_LIKENESS[cube.kind]
 
 
 def _way_from_nearest(cube: Cube, others: list[Cube], side: float) -> float | None:

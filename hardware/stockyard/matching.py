@@ -23,13 +23,26 @@ def luminance(colours: FloatImage) -> NDArray[np.float32]:
     return np.asarray(cv2.transform(colours, _MEAN), np.float32)
 
 
+# The print's fine texture: log brightness less its blur. A light changes slowly across the yard and falls out;
+# paper grain, ink lines and gravel stay, and a shadow lets them show through (see count.PRINT_LIKENESS).
+PRINT_FINE = 2.0  # canvas pixels: texture finer than a Gaussian of this sigma
+PRINT_FLOOR = 0.03  # colours are in units of the markers' white: keeps the log off sensor noise near black
+
+
+def print_texture(lum: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The fine texture of a picture's brightness (`luminance`)."""
+    logs = cv2.log(np.maximum(lum, 0) + PRINT_FLOOR)
+    return np.asarray(logs - cv2.GaussianBlur(logs, (0, 0), PRINT_FINE), np.float32)
+
+
 class EmptyYard:
-    """The empty yard's colours, and its brightness (what matching the sharpness compares), worked out
-    once per profile rather than per frame."""
+    """The empty yard's colours, its brightness (what matching the sharpness compares) and its print's fine
+    texture, worked out once per profile rather than per frame."""
 
     def __init__(self, empty: FloatImage) -> None:
         self.colours = empty
         self.lum = luminance(empty)
+        self.print = print_texture(self.lum)
 
 
 def match_gain(colours: FloatImage, empty: FloatImage, allowed: Mask, view_cells: int = 3,

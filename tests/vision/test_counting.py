@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from hardware.stockyard import Stabiliser, YardReader, build_profile
 from hardware.stockyard.count import Cube, cast_shadows, print_shows_through, stones_in_their_own_shade
+from hardware.stockyard.matching import luminance, print_texture
 from hardware.yard_render import CubePlacement, YardScene
 from tests.vision.conftest import plain_scene, shoot
 from tests.vision.scenes import Lighting, draw_hand, lamp_pool, place
@@ -661,6 +662,7 @@ def test_print_in_a_shadow_shows_through_and_a_coal_cube_hides_it() -> None:
     nothing either way: kept as a cube."""
     rng = np.random.default_rng(7)
     empty = _printed_board(rng)
+    empty_print = print_texture(luminance(empty))
     part = _square_part("coal", 30, 30, 20)
     inside = (slice(30, 50), slice(30, 50))
     shadowed = empty.copy()
@@ -668,20 +670,20 @@ def test_print_in_a_shadow_shows_through_and_a_coal_cube_hides_it() -> None:
     shadowed += rng.normal(0.0, 0.004, shadowed.shape).astype(np.float32)  # the sensor's noise
     painted = empty.copy()
     painted[inside] = 0.05 + rng.normal(0.0, 0.004, (20, 20, 3)).astype(np.float32)
-    assert print_shows_through(part, shadowed, empty, 20.0)
-    assert not print_shows_through(part, painted, empty, 20.0)
+    assert print_shows_through(part, shadowed, empty_print, 20.0)
+    assert not print_shows_through(part, painted, empty_print, 20.0)
     # Print a warmer light fell on, taken for iron, is print all the same; grey and white parts are not asked.
     warmed = empty * np.array([0.8, 1.0, 1.2], np.float32) + rng.normal(0.0, 0.004, empty.shape).astype(np.float32)
-    assert print_shows_through(dataclasses.replace(part, kind="iron"), warmed, empty, 20.0)
-    assert not print_shows_through(dataclasses.replace(part, kind="iron"), painted, empty, 20.0)
-    assert not print_shows_through(dataclasses.replace(part, kind="stone"), warmed, empty, 20.0)
+    assert print_shows_through(dataclasses.replace(part, kind="iron"), warmed, empty_print, 20.0)
+    assert not print_shows_through(dataclasses.replace(part, kind="iron"), painted, empty_print, 20.0)
+    assert not print_shows_through(dataclasses.replace(part, kind="stone"), warmed, empty_print, 20.0)
     plain = np.full_like(empty, 0.6)
     plain_shadowed = plain.copy()
     plain_shadowed[inside] *= 0.3
     plain_shadowed += rng.normal(0.0, 0.004, plain.shape).astype(np.float32)
-    assert not print_shows_through(part, plain_shadowed, plain, 20.0)
+    assert not print_shows_through(part, plain_shadowed, print_texture(luminance(plain)), 20.0)
     # A part at the canvas's edge is looked at where the canvas is.
-    assert print_shows_through(_square_part("coal", 60, 60, 20), np.asarray(empty * 0.3, np.float32), empty, 20.0)
+    assert print_shows_through(_square_part("coal", 60, 60, 20), np.asarray(empty * 0.3, np.float32), empty_print, 20.0)
 
 
 def test_a_dark_grey_part_beside_a_stone_is_its_shaded_side_and_black_beside_it_is_coal() -> None:
