@@ -721,10 +721,10 @@ def print_shows_through(cube: Cube, colours: FloatImage, empty_print: NDArray[np
     then = empty_print[y0:y1, x0:x1][inside]
     now = print_texture(luminance(colours[y0:y1, x0:x1]))[inside]
     then, now = then - then.mean(), now - now.mean()
-    spread = math.sqrt(float(np.dot(then, then)) * float(np.dot(now, now)))
-    if spread == 0.0 or float(then.std()) < PRINT_TEXTURE:
-        return False
-    return float(np.dot(now, then)) / spread > PRINT_LIKENESS[cube.kind]
+    then_power, now_power = float(np.dot(then, then)), float(np.dot(now, now))
+    if then_power < PRINT_TEXTURE ** 2 * then.size or now_power == 0.0:
+        return False  # plain print (its spread under PRINT_TEXTURE) shows nothing through a shadow
+    return float(np.dot(now, then)) / math.sqrt(then_power * now_power) > PRINT_LIKENESS[cube.kind]
 
 
 def _way_from_nearest(cube: Cube, others: list[Cube], side: float) -> float | None:
