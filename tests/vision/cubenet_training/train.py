@@ -43,15 +43,15 @@ main style 16.0 -> 18.4 ms; all eight styles 18-26 ms with it). Shipping it took
 scene to each counter rule pinned again (most scenes still read right but no longer showed their rule with it off)
 and two settings of the counter measured again on its masks (count.LONE_NARROWEST and LONE_SQUARE).
 
-The net and its mirror image, measured and not shipped (2026-11-30). Training flips no scene, so the net run on a
-frame flipped left to right (and its answer flipped back) is in effect a second net. Averaging the two answers read
+The net and its mirror image, measured and not shipped (2026-11-30). Training turns and mirrors its windows (see
+`batch`), yet a net of plain convolutions answers a mirrored frame a little otherwise, so the net run on a frame
+flipped left to right (and its answer flipped back) is in effect a second opinion. Averaging the two answers read
 2153 of the six independent generators' 2700 cached scenes exactly where the reader then read 2122 (but more cubes
 wrong: 1711 against 1659); flipped top to bottom instead, 2126; all four flips averaged, 2155 with 1525 cubes
 wrong. A second pass of the net costs a frame 4-5 ms even on a second core (the bench's one-thread medians: main
 17.7 -> 21.9 ms, fifth 22.9 -> 27.3), too near the 30 ms bar; on the yard alone with a margin of 24 pixels, 2141,
 still 3-7 ms. Asked only of frames whose count is doubtful (confidence under 0.3, a fifth of them), it read 2128; under
-0.5, 2135, but then half the frames pay for it. Training with flipped and turned scenes may give one net what the
-average gives two; not tried yet.
+0.5, 2135, but then half the frames pay for it.
 
 A centre head (--centres), measured and not shipped (2026-11-27). It marks a small core round each cube's
 middle, so that touching cubes could be counted by their cores instead of sized by area. Trained jointly
