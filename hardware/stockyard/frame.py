@@ -44,10 +44,11 @@ class PreparedFrame:
     sighting: MarkerSighting
 
 
-def marker_mask(sighting: MarkerSighting, to_canvas: Matrix, view: CanonicalView, scale: float) -> Mask:
-    """255 over each marker grown by `scale` about its centre, in canvas pixels."""
+def marker_mask(sighting: MarkerSighting, to_canvas: Matrix, view: CanonicalView, scale: float,
+                marker_ids: tuple[int, ...] = CORNER_IDS) -> Mask:
+    """255 over each marker (of `marker_ids`) grown by `scale` about its centre, in canvas pixels."""
     mask = np.zeros((view.size[1], view.size[0]), np.uint8)
-    for marker_id in CORNER_IDS:
+    for marker_id in marker_ids:
         quad = sighting.corners[marker_id]
         centre = quad.mean(axis=0)
         grown = centre + (quad - centre) * scale

@@ -46,7 +46,8 @@ def test_exact_counts_on_generated_scenes() -> None:
 
 @pytest.mark.slow
 def test_exact_counts_on_a_different_scene_style() -> None:
-    # 28 of 30 today (29 with the narrower cube net shipped until 2026-11-30, 26 before the cube net)
+    # 29 of 30 today (28 before the markers' paper was told from pale print beside it; 29 with the narrower cube net
+    # shipped until 2026-11-30, 26 before the cube net)
     assert exact_share([alt_scene_pair(7000 + i) for i in range(30)]) >= 0.9
 
 
@@ -82,9 +83,10 @@ def test_hands_make_readings_unsure(style: str) -> None:
 @pytest.mark.slow
 def test_exact_counts_on_an_independent_generator() -> None:
     # Written from the issue text without sight of the reader: other artwork, yard grounds the colour of the cubes,
-    # crowds of touching cubes, a soft calibration shot. Below the goal: 31 of 40 today (32 with the narrower net, 31
-    # before its second training cycle, 21 before the cube net, 27 with its first, smaller version, 28 before it trained
-    # on twice the scenes, thrice as long).
+    # crowds of touching cubes, a soft calibration shot. Below the goal: 33 of 40 today (31 before the markers' paper
+    # was told from the pale print beside it, where its yards' corners went unseen; 32 with the narrower net, 31 before
+    # its second training cycle, 21 before the cube net, 27 with its first, smaller version, 28 before it trained on
+    # twice the scenes, thrice as long).
     assert exact_share([indep_scene_pair(9000 + i) for i in range(40)]) >= 0.7
 
 
@@ -205,14 +207,15 @@ def test_a_size_several_lone_cubes_measured_is_not_halved(style: str, seed: int,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 50035), ("fourth", 90033), ("third", 50075), ("sixth", 90062)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 50035), ("fourth", 90033), ("third", 80057), ("sixth", 90062)])
 def test_the_lines_between_a_heaps_cubes_set_the_cube_size(style: str, seed: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Scenes where no blob, or only one, looks like a lone cube, so the cube size was guessed from the blobs'
-    widths (fifth 50035: 7 cubes for 5, fourth 90033: 21 for 18, third 50075: 45 for 11) or came out four times
+    widths (fifth 50035: 7 cubes for 5, fourth 90033: 21 for 18, third 80057: 7 for 5) or came out four times
     the true one (sixth 90062: 13 cubes read as three; sixth 30012, measured on a fragment half a cube's size,
     was this case until count.AREA_SPREAD was widened). The lines between the heaps' cubes repeat one true cube
-    apart. (Fifth 20034 and 90045 and fourth 90029 were cases until the wider cube net.)"""
+    apart. (Fifth 20034 and 90045 and fourth 90029 were cases until the wider cube net; third 50075 until the
+    markers' paper was told from pale print beside it, when it read right without the pitch too.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -294,11 +297,12 @@ def test_exact_counts_on_a_fourth_independent_generator() -> None:
 def test_exact_counts_on_a_fifth_independent_generator() -> None:
     # Written blind like the fourth, and held out like it: the whole board seen from 35-70 cm, so the yard fills a
     # quarter of the frame; 8 mm cubes, some resting on others; a Bayer sensor's demosaicing, denoising and sharpening;
-    # lamps switched on or off between the two pictures. Farthest of all from the goal: 14 of 40 today (15 until seed
-    # 9037's real iron cube was taken for print seen through; on 900 fresh scenes of the six independent generators,
-    # seeds 60000-60049 and 61000-61099, seeing the print through a part gained 7 and lost 1), 15 with the narrower
-    # net (13 before its second training cycle, 10 before the heaps' pitch), 60 of its first 200 seeds (with the true
-    # cube mask 160: the net's mask takes long lamp shadows for cubes).
+    # lamps switched on or off between the two pictures. Farthest of all from the goal: 15 of 40 today (14 before the
+    # markers' paper was told from pale print beside it, 15 until seed 9037's real iron cube was taken for print seen
+    # through; on 900 fresh scenes of the six independent generators, seeds 60000-60049 and 61000-61099, seeing the
+    # print through a part gained 7 and lost 1), 15 with the narrower net (13 before its second training cycle, 10
+    # before the heaps' pitch), 60 of its first 200 seeds (with the true cube mask 160: the net's mask takes long lamp
+    # shadows for cubes).
     assert exact_share([fifth_scene_pair(9000 + i) for i in range(40)]) >= 0.15
 
 
@@ -307,10 +311,10 @@ def test_exact_counts_on_a_sixth_independent_generator() -> None:
     # Written blind like the others, and held out: the cube net never saw its scenes, and only the seams' weight and the
     # heaps' pitch were chosen on totals that counted them (with all eight generators'). A 3D board under one to three
     # changes of light between the pictures (a lamp, the evening, a pool of light or shade), cubes an eighth to a sixth
-    # of the yard wide, a 3D hand with its shadow. 34 of 40 today (35 until seed 9019's coal cube was taken for print
-    # seen through; see the fifth's figures on fresh scenes; 34 with the narrower net, 35 before its second training
-    # cycle, 31 before the heaps' seams counted, 34 before their pitch); 93 of its first 120 other seeds before the
-    # seams (78 %).
+    # of the yard wide, a 3D hand with its shadow. 35 of 40 today (34 before the markers' paper was told from pale print
+    # beside it, 35 until seed 9019's coal cube was taken for print seen through; see the fifth's figures on fresh
+    # scenes; 34 with the narrower net, 35 before its second training cycle, 31 before the heaps' seams counted, 34
+    # before their pitch); 93 of its first 120 other seeds before the seams (78 %).
     assert exact_share([sixth_scene_pair(9000 + i) for i in range(40)]) >= 0.6
 
 
