@@ -72,8 +72,8 @@ def paper(frame: PreparedFrame) -> NDArray[np.uint8]:
         white = bright & _grown(frame, marker_id, 2.6)
         round_the_square = white & _grown(frame, marker_id, 1.45) & ~core
         if round_the_square.any():  # else a paper too narrow to see: whatever is bright and joins it, as before
-            own = np.median(colours[round_the_square], axis=0)
-            white &= np.abs(colours - own).max(axis=2) < PAPER_LIKE
+            paper_colour = np.median(colours[round_the_square], axis=0)
+            white &= np.abs(colours - paper_colour).max(axis=2) < PAPER_LIKE
         count, labels = cv2.connectedComponents((white | core).astype(np.uint8), connectivity=4)
         joined = np.zeros(count, bool)
         joined[np.unique(labels[core])] = True
