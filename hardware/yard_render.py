@@ -69,6 +69,9 @@ class YardScene:
     hidden_markers: tuple[int, ...] = ()
     palette: dict[str, tuple[int, int, int]] | None = None  # cube albedo overrides
     shadow: float = 0.45  # darkening right at a cube's foot
+    # Darkening in each cube's cast shadow, the whole length the light's slant gives it (0: none, the
+    # contact shadow only; a low lamp casts shadows several cubes long).
+    cast: float = 0.0
     seed: int = 0
 
 
@@ -172,7 +175,25 @@ def _shadows(tex: Image, scene: YardScene) -> None:
     sigma = scene.cube_mm * 0.18 * ppm
     shade = np.asarray(cv2.GaussianBlur(shade, (0, 0), sigma), np.float32)
     factor = 1.0 - scene.shadow * np.clip(shade, 0, 1)
+    if scene.cast > 0:
+        factor *= 1.0 - scene.cast * _cast_shadows(tex.shape[:2], scene)
     tex[:] = np.clip(tex.astype(np.float32) * factor[:, :, None], 0, 255).astype(np.uint8)
+
+
+def _cast_shadows(shape: tuple[int, ...], scene: YardScene) -> NDArray[np.float32]:
+    """1 where a cube blocks the light from the board: its foot swept to where its top's shadow falls."""
+    ppm = scene.board_px_per_mm
+    ox, oy = _yard_origin_mm(scene)
+    lx, ly, lz = scene.light_dir
+    # A top corner's shadow lies away from the light, a cube's height times the light's slant along.
+    reach = np.array([-lx, -ly]) * scene.cube_mm / max(-lz, 0.05)
+    cast = np.zeros(shape, np.float32)
+    for cube in scene.cubes:
+        foot = cv2.boxPoints(((ox + cube.x_mm, oy + cube.y_mm), (scene.cube_mm, scene.cube_mm), cube.angle_deg))
+        sweep = np.vstack([foot, foot + reach]) * ppm
+        cv2.fillConvexPoly(cast, cv2.convexHull(sweep.astype(np.float32)).astype(np.int32), 1.0, cv2.LINE_AA)
+    # A lamp is no point: the shadow's edge blurs the farther it falls.
+    return np.asarray(cv2.GaussianBlur(cast, (0, 0), scene.cube_mm * 0.08 * ppm), np.float32)
 
 
 def camera_matrices(scene: YardScene) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:

@@ -237,6 +237,8 @@ def main() -> None:
                  [scene_pair(60_000 + i, play_exposure=exposure) for i in range(40)])
     accuracy("main style, nearly every cube touching another (touching 0.9; ours 0.35)",
              [scene_pair(70_000 + i, touching=0.9) for i in range(40)])
+    accuracy("main style under a low lamp: cast shadows 1.5 to 5 cubes long (ours: contact shadows)",
+             [scene_pair(75_000 + i, low_lamp=True) for i in range(40)])
     # Stress lines: where the reader is fragile outside what our generators vary.
     for gamma in (0.85, 1.18):
         accuracy(f"main style, play frame's tone curve changed (gamma {gamma}; our generators keep it)",

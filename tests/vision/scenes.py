@@ -200,16 +200,19 @@ def play_scene(scene: YardScene, counts: dict[str, int] | None, rng: np.random.G
 
 def scene_pair(seed: int, *, counts: dict[str, int] | None = None, hand: bool = False,
                touching: float = 0.35, max_tilt: float = 30.0, cubes_across: float | None = None,
-               most: int = 15, play_exposure: float | None = None) -> ScenePair:
+               most: int = 15, play_exposure: float | None = None, low_lamp: bool = False) -> ScenePair:
     """A calibration shot and a play shot of one random scene. `cubes_across` fixes the cube side at
     that share of the yard's width (normally 1/12 to 1/20); `most` caps the cubes scattered;
-    `play_exposure` sets the play shot's exposure (normally 0.6 to 1.15: above it, a brighter lamp)."""
+    `play_exposure` sets the play shot's exposure (normally 0.6 to 1.15: above it, a brighter lamp);
+    `low_lamp` lights the play shot from low down, so each cube casts a shadow 1.5 to 5 sides long."""
     rng = np.random.default_rng(seed)
     scene = random_scene(rng, max_tilt=max_tilt)
     if cubes_across is not None:
         scene = dataclasses.replace(scene, cube_mm=scene.yard_mm[0] / cubes_across)
     calibration = apply_lighting(render(scene), random_lighting(rng), rng)
     play, got = play_scene(scene, counts, rng, touching=touching, most=most)
+    if low_lamp:  # drawn apart from the seed's own numbers, so the scene is the same but for its light
+        play = with_low_lamp(play, np.random.default_rng([seed, 1]))
     image = render(play)
     if hand:
         yw, yh = play.yard_mm
@@ -222,6 +225,16 @@ def scene_pair(seed: int, *, counts: dict[str, int] | None = None, hand: bool = 
         lighting = dataclasses.replace(lighting, exposure=play_exposure)
     shot = Shot(apply_lighting(image, lighting, rng), got, hand)
     return ScenePair(calibration, shot, play)
+
+
+def with_low_lamp(scene: YardScene, rng: np.random.Generator) -> YardScene:
+    """The scene lit by a lamp low beside the table: long cast shadows, 35-70 % dark."""
+    way = rng.uniform(0, 2 * math.pi)
+    slant = rng.uniform(1.5, 5.0)  # shadow length over cube height
+    light = np.array([math.cos(way) * slant, math.sin(way) * slant, -1.0])
+    light /= np.linalg.norm(light)
+    return dataclasses.replace(scene, light_dir=(float(light[0]), float(light[1]), float(light[2])),
+                               cast=float(rng.uniform(0.35, 0.7)))
 
 
 def place(scene: YardScene, cubes: Sequence[tuple[str, float, float]], angle: float = 0.0) -> list[CubePlacement]:

@@ -13,6 +13,7 @@ Training seeds start at 100 000: no test, bench or evaluation set uses them.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,7 @@ GENERATORS: dict[str, tuple[Callable[[int], Any], int]] = {
     "fourth": (fourth.fourth_scene_pair, 150_000),
     "fifth": (fifth.fifth_scene_pair, 160_000),
     "sixth": (sixth.sixth_scene_pair, 170_000),
+    "lamp": (functools.partial(scene_pair, low_lamp=True), 180_000),  # the main generator's, lit from low down
 }
 
 
@@ -197,7 +199,8 @@ def labelled_scene(generator: str, seed: int) -> LabelledScene | None:
                          (compared.allowed > 0).astype(np.uint8), (cubes > 0).astype(np.uint8), centres)
 
 
-_PAINTED = {"main", "alt", "indep", "blind", "third"}  # the generators whose cubes' outlines `_cube_pixels` knows
+# The generators whose cubes' outlines `_cube_pixels` knows.
+_PAINTED = {"main", "lamp", "alt", "indep", "blind", "third"}
 
 
 def _centres(ids: NDArray[np.int32]) -> NDArray[np.float32]:

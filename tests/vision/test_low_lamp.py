@@ -1,0 +1,54 @@
+"""A lamp low beside the table: every cube casts a shadow several cubes long across the yard.
+
+The independent generators light some scenes so (the second's and the fifth's lamps), and the reader took the
+shadows for coal; the main generator now can too (`scene_pair(..., low_lamp=True)`), for training and testing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from hardware.yard_render import CubePlacement, YardScene, board_texture
+from tests.vision.scenes import scene_pair
+
+
+def _light_from_the_left(slant: float) -> tuple[float, float, float]:
+    """Towards a lamp on the yard's left, `slant` times as far aside as it is high."""
+    norm = math.hypot(slant, 1.0)
+    return (-slant / norm, 0.0, -1.0 / norm)
+
+
+@pytest.mark.parametrize("slant", [2.0, 4.0])
+def test_a_cubes_cast_shadow_falls_away_from_the_lamp_as_long_as_the_slant_says(slant: float) -> None:
+    """A 10 mm cube at (50, 50) lit from the left: its shadow on the board runs to the right for `slant` cube
+    heights past its far face, darkened by the scene's `cast`; the board on the lamp's side and past the shadow's
+    end is as it was. Compared texel by texel with the bare board, so the artwork cancels."""
+    scene = YardScene(cube_mm=10.0, light_dir=_light_from_the_left(slant), cast=0.5, seed=3,
+                      cubes=[CubePlacement("coal", 50.0, 50.0)])
+    bare = board_texture(dataclasses.replace(scene, cubes=[])).astype(np.float64)
+    lit = board_texture(scene).astype(np.float64)
+    ppm, origin = scene.board_px_per_mm, scene.board_margin_mm
+
+    def darkening(x_mm: float) -> float:
+        """How much of the board's light is kept round (x_mm, 50) in the yard, median over a 2 mm square."""
+        x, y = int((origin + x_mm) * ppm), int((origin + 50.0) * ppm)
+        window = np.s_[y - 4:y + 4, x - 4:x + 4]
+        return float(np.median(lit[window] / np.maximum(bare[window], 1.0)))
+
+    far_face, length = 55.0, 10.0 * slant
+    assert darkening(far_face + length * 0.6) == pytest.approx(0.5, abs=0.05)  # in the shadow, past the contact one
+    assert darkening(far_face + length + 8.0) == pytest.approx(1.0, abs=0.02)  # past its end
+    assert darkening(30.0) == pytest.approx(1.0, abs=0.02)  # on the lamp's side
+
+
+def test_the_low_lamp_changes_only_the_light() -> None:
+    """A seed's scene under the low lamp has the same cubes where they were: only the light and shadows differ."""
+    plain, lamp = scene_pair(8100), scene_pair(8100, low_lamp=True)
+    assert lamp.play.counts == plain.play.counts
+    assert lamp.scene.cubes == plain.scene.cubes
+    assert lamp.scene.cast > 0 and plain.scene.cast == 0
+    assert not np.array_equal(lamp.play.image, plain.play.image)
