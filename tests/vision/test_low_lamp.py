@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 
+from hardware.stockyard import YardReader, build_profile
 from hardware.yard_render import CubePlacement, YardScene, board_texture
 from tests.vision.scenes import scene_pair
 
@@ -52,3 +53,15 @@ def test_the_low_lamp_changes_only_the_light() -> None:
     assert lamp.scene.cubes == plain.scene.cubes
     assert lamp.scene.cast > 0 and plain.scene.cast == 0
     assert not np.array_equal(lamp.play.image, plain.play.image)
+
+
+@pytest.mark.slow
+def test_exact_counts_under_a_low_lamp() -> None:
+    """The main style's scenes with long cast shadows. 33 of 40 today, against 40 of 40 of the same scenes without
+    the lamp: a shadow the net half marks is counted as coal. The cube net fine-tuned on such scenes and averaged
+    with the shipped one read 38 (see cubenet_training/train.py); the bar guards against a step back meanwhile."""
+    right = 0
+    for seed in range(8200, 8240):
+        pair = scene_pair(seed, low_lamp=True)
+        right += YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.counts() == pair.play.counts
+    assert right >= 30
