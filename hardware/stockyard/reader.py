@@ -206,7 +206,7 @@ class YardReader:
             light = None if matched else changed_light(frame.colours, self._empty, compared.allowed, mask)
             # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
             count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard,
-                                IN_THE_BOX, reach, light, sure, compared.empty.print)
+                                IN_THE_BOX, reach, light, sure, compared.empty.print, compared.empty.colours)
             return count, mask
 
         count, mask = count_at(CUBE_LOGIT)

@@ -12,7 +12,13 @@ import pytest
 from numpy.typing import NDArray
 
 from hardware.stockyard import Stabiliser, YardReader, build_profile
-from hardware.stockyard.count import Cube, cast_shadows, print_shows_through, stones_in_their_own_shade
+from hardware.stockyard.count import (
+    Cube,
+    board_shows_through,
+    cast_shadows,
+    print_shows_through,
+    stones_in_their_own_shade,
+)
 from hardware.stockyard.matching import luminance, print_texture
 from hardware.yard_render import CubePlacement, YardScene
 from tests.vision.conftest import plain_scene, shoot
@@ -706,6 +712,35 @@ def test_print_in_a_shadow_shows_through_and_a_coal_cube_hides_it() -> None:
     assert not print_shows_through(part, plain_shadowed, print_texture(luminance(plain)), 20.0)
     # A part at the canvas's edge is looked at where the canvas is.
     assert print_shows_through(_square_part("coal", 60, 60, 20), np.asarray(empty * 0.3, np.float32), empty_print, 20.0)
+
+
+def test_a_shadow_over_plain_shapes_of_print_is_the_board_seen_darker() -> None:
+    """A dark part over two printed colours meeting in a soft edge (blue sky, tan ground), no fine grain in either:
+    where a lamp's shadow darkens it (to a third, bluish), its log colours are the empty yard's shifted, the edge and
+    both colours there still, and it is no coal. The fine-texture check has nothing to go by on such print. A coal
+    cube there shows its own lit top and shaded side, not the print; a shadow over plain print says nothing."""
+    rng = np.random.default_rng(11)
+    sky, ground = np.array([0.55, 0.35, 0.2], np.float32), np.array([0.3, 0.5, 0.65], np.float32)
+    share = cv2.GaussianBlur(np.tile((np.arange(80) > 42).astype(np.float32), (80, 1)), (0, 0), 3.0)[..., None]
+    empty = np.asarray(sky * (1 - share) + ground * share, np.float32)
+    part = _square_part("coal", 30, 30, 20)
+    inside = (slice(30, 50), slice(30, 50))
+    shadowed = empty.copy()
+    shadowed[inside] *= np.array([0.38, 0.33, 0.3], np.float32)
+    shadowed += rng.normal(0.0, 0.004, shadowed.shape).astype(np.float32)  # the sensor's noise
+    assert board_shows_through(part, shadowed, empty, 20.0)
+    assert not print_shows_through(part, shadowed, print_texture(luminance(empty)), 20.0)  # no grain to see
+    coal = empty.copy()
+    coal[30:40, 30:50] = 0.09  # its lit top...
+    coal[40:50, 30:50] = 0.04  # ...and its side in its own shade, across the print's edge
+    coal += rng.normal(0.0, 0.004, coal.shape).astype(np.float32)
+    assert not board_shows_through(part, coal, empty, 20.0)
+    assert not board_shows_through(dataclasses.replace(part, kind="stone"), shadowed, empty, 20.0)  # coal alone
+    plain = np.full_like(empty, 0.6)
+    plain_shadowed = plain.copy()
+    plain_shadowed[inside] *= 0.3
+    plain_shadowed += rng.normal(0.0, 0.004, plain.shape).astype(np.float32)
+    assert not board_shows_through(part, plain_shadowed, plain, 20.0)
 
 
 def test_a_dark_grey_part_beside_a_stone_is_its_shaded_side_and_black_beside_it_is_coal() -> None:

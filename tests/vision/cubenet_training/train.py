@@ -55,7 +55,7 @@ still 3-7 ms. Asked only of frames whose count is doubtful (confidence under 0.3
 
 A low lamp's scenes, measured and not shipped (2026-11-30). The main generator can light its play shots from a
 low lamp (`data --lamp N`: each cube casts a shadow 1.5 to 5 sides long, 35-70 % dark); the shipped net marks those
-shadows in patches and the counter takes them for coal (78 of 100 such scenes exact, seeds 80000-80099, against 98
+shadows in patches and the counter takes them for coal (78 of 100 such scenes exact, seeds 80000-80099, against 96
 unlit). Fine-tuned from the shipped net on the 3 699 scenes of `data --skip 5000` and 1 200 of `--lamp 1200 --skip
 5000` (16 000 steps, --rate 1e-3, 25 minutes), it read 91 of them (97 unlit), but 2111 of the six independent
 generators' 2700 cached scenes where the shipped net reads 2149 (count errors 1581 against 1574; the fifth's lamp-lit
