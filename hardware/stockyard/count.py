@@ -744,9 +744,10 @@ def print_shows_through(cube: Cube, colours: FloatImage, empty_print: NDArray[np
 # lit and shaded faces. The fine texture (above) says so only where the print has some; this asks it of the print at
 # every scale and in every channel. Found on the main generator's scenes under a low lamp, whose long shadows split
 # into coal parts beyond the reach of the lamp's way (cast_shadows) over print too plain for its fine texture: the
-# shadows' parts correlate with the empty yard by up to 0.96, the independent generators' coal by at most 0.65.
-# Measured (2026-11-30) from 0.75: lamp-lit main scenes (seeds 80000-80099) 78 -> 81 exact, none lost; unlit, the same
-# 96; the six independent generators' 2700 cached scenes 2149 -> 2150 and 900 never-seen ones 714 -> 715, none lost.
+# shadows' parts correlate with the empty yard by up to 0.96; the first generator's coal cubes that a slope alone
+# took for shadows (below), by 0.21 to 0.65. Measured (2026-11-30) from 0.75: lamp-lit main scenes (seeds
+# 80000-80099) 78 -> 81 exact, none lost; unlit, the same 96; the six independent generators' 2700 cached scenes
+# 2149 -> 2150 (one cube fewer wrong), 900 never-seen ones the same 714; none lost anywhere.
 # From 0.6 and 0.5: 2148 and 2145 of the 2700. Asked only that the slope be near 1, without the correlation, the
 # first generator's coal went with it (2700: 2023): on print of little spread, a coal cube's own faces may happen to
 # lie darker where the print is.
