@@ -15,6 +15,7 @@ import pytest
 from hardware.stockyard import YardReader, build_profile
 from hardware.yard_render import CubePlacement, YardScene, board_texture
 from tests.vision.scenes import scene_pair
+from tests.vision.test_accuracy import counted_once, exact_share
 
 
 def _light_from_the_left(slant: float) -> tuple[float, float, float]:
@@ -61,11 +62,7 @@ def test_exact_counts_under_a_low_lamp() -> None:
     `count.BOARD_LIKENESS`), against 40 of 40 of the same scenes without the lamp: a shadow the net half marks is
     counted as coal. The cube net fine-tuned on such scenes and averaged with the shipped one read 38 (see
     cubenet_training/train.py); the bar guards against a step back meanwhile."""
-    right = 0
-    for seed in range(8200, 8240):
-        pair = scene_pair(seed, low_lamp=True)
-        right += YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.counts() == pair.play.counts
-    assert right >= 30
+    assert exact_share([scene_pair(8200 + i, low_lamp=True) for i in range(40)]) >= 0.75
 
 
 @pytest.mark.slow
@@ -75,11 +72,11 @@ def test_a_long_shadow_is_the_board_seen_darker_not_coal(seed: int, monkeypatch:
     cubes that cast them) on print too plain for its fine grain to show through: their colours are the empty
     yard's, darker. Without that check they read a coal or two too many (80045: 3 for 2, 80061: 4 for 2, 80082: 1
     for none)."""
-    from hardware.stockyard import count, reader
+    from hardware.stockyard import count
 
     pair = scene_pair(seed, low_lamp=True)
     yard = YardReader(build_profile(pair.calibration))
     assert yard.read(pair.play.image).reading.counts() == pair.play.counts
     monkeypatch.setattr(count, "BOARD_LIKENESS", float("inf"))  # the premise: no part is the board seen darker...
-    monkeypatch.setattr(reader, "RECOUNT_BELOW", 0.0)  # ...and counted once, as the rules' other tests do
+    counted_once(monkeypatch)  # ...and counted once, as the rules' other tests do
     assert yard.read(pair.play.image).reading.counts()["coal"] > pair.play.counts["coal"]
