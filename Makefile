@@ -63,7 +63,13 @@ cubenet: setup
 	  $(PY) -m tests.vision.cubenet_training.data $(CUBENET_DATA) --skip 5000 --part 2/2 && wait $$first
 	$(PY) -m tests.vision.cubenet_training.train $(CUBENET_DATA) --steps 20000 --out $(CUBENET_DATA)/first.onnx
 	$(PY) -m tests.vision.cubenet_training.train $(CUBENET_DATA) --start $(CUBENET_DATA)/first.onnx \
-	  --steps 20000 --rate 1e-3 --out hardware/stockyard/cubenet.onnx
+	  --steps 20000 --rate 1e-3 --out $(CUBENET_DATA)/second.onnx
+	$(PY) -m tests.vision.cubenet_training.data $(CUBENET_DATA) --main 0 --alt 0 --indep 0 --blind 0 --third 0 \
+	  --lamp 1200 --skip 5000
+	$(PY) -m tests.vision.cubenet_training.train $(CUBENET_DATA) --start $(CUBENET_DATA)/second.onnx \
+	  --steps 16000 --rate 1e-3 --out $(CUBENET_DATA)/lamp.onnx
+	$(PY) -m tests.vision.cubenet_training.average $(CUBENET_DATA)/second.onnx $(CUBENET_DATA)/lamp.onnx \
+	  --out hardware/stockyard/cubenet.onnx
 
 bench: setup
 	@for f in tests/bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done

@@ -15,7 +15,9 @@ runs through ONNX Runtime: OpenCV's dnn module gives the same logits (to 1e-5) b
 does least work (training's `Deployed`: its joins split, 4.98 -> 4.29 ms a canvas on one thread). Those figures are
 an earlier net's: the shipped one (2026-11-30) is wider, 16, 32 and 64 channels at a half, a quarter and an eighth
 of the canvas, and takes 5.5 ms a canvas on one thread where the narrower one took 2.5; it reads 26 more of 1500
-held-out scenes exactly (see tests/vision/cubenet_training/train.py).
+held-out scenes exactly. Its weights are the mean of two nets': the wider net as trained in two cycles, and the same
+net fine-tuned on scenes under a low lamp too, whose long shadows the first half marked as cubes (a "model soup",
+see tests/vision/cubenet_training/train.py and average.py).
 """
 
 from __future__ import annotations

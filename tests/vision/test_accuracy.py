@@ -154,12 +154,12 @@ def reads_right(style: str, seed: int, empty_yard: Change = as_taken,
 # Third 160 was a fifth case until the seams weighed in: its heap of five now splits a side face seen
 # between two columns of tops off as a sixth cube, its seams along the face's edges (one of 10 scenes the
 # seams lost among 1253, against 32 gained).
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90081), ("fourth", 50075), ("second", 50059)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90081), ("fourth", 50014), ("second", 60004)])
 def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Heaps of five and six under a tilted camera keep the gaps behind their cubes' sides in their area,
     as the big heaps do: taken off only from seven cubes on, each of these scenes read one cube too many (fifth
-    90081: 7 for 6, fourth 50075: 9 for 8, second 50059: 14 for 13; second 90016, 13 for 12, was a case until the
-    wider cube net)."""
+    90081: 7 for 6, fourth 50014: 20 for 19, second 60004: 12 for 11; fourth 50075 and second 50059 were cases
+    until the cube net averaged with its lamp-lit fine-tune, second 90016 until the wider cube net)."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -172,11 +172,12 @@ def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monke
 @pytest.mark.slow
 # Third 30004 was a fourth case until doubtful counts were counted again: its right count is doubtful, and the
 # counts from a fuller and a thinner mask agree on a stone too many (one of 3 scenes lost among 1500, 25 gained).
-@pytest.mark.parametrize(("style", "seed"), [("sixth", 50059), ("third", 90027), ("fifth", 50074)])
+@pytest.mark.parametrize(("style", "seed"), [("sixth", 50059), ("third", 50036), ("fifth", 50074)])
 def test_seams_across_flat_tops_split_no_cube(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Scenes whose heaps split into too many parts by area and outline alone (sixth 50059: 13 cubes for 7,
-    third 90027: 17 for 13, fifth 50074: 15 for 13). The wrong splits' seams cut across flat tops, not along the
-    edges between cubes. (With the narrower cube net, second 90140's cube size came out half the true one, 26
+    third 50036: 62 for 9, fifth 50074: 17 for 13). The wrong splits' seams cut across flat tops, not along the
+    edges between cubes. (Third 90027 was a case until the cube net averaged with its lamp-lit fine-tune; with the
+    narrower cube net, second 90140's cube size came out half the true one, 26
     cubes for 13, sixth 20118's cubes each split from their long shadows, and sixth 90092's heaps into 9 cubes
     for 5; the wider net's masks no longer split them so.)"""
     from hardware.stockyard import count
@@ -207,15 +208,16 @@ def test_a_size_several_lone_cubes_measured_is_not_halved(style: str, seed: int,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 50035), ("fourth", 90033), ("third", 80057), ("sixth", 90062)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 50075), ("fourth", 80062), ("third", 80057), ("sixth", 90062)])
 def test_the_lines_between_a_heaps_cubes_set_the_cube_size(style: str, seed: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Scenes where no blob, or only one, looks like a lone cube, so the cube size was guessed from the blobs'
-    widths (fifth 50035: 7 cubes for 5, fourth 90033: 21 for 18, third 80057: 7 for 5) or came out four times
-    the true one (sixth 90062: 13 cubes read as three; sixth 30012, measured on a fragment half a cube's size,
-    was this case until count.AREA_SPREAD was widened). The lines between the heaps' cubes repeat one true cube
-    apart. (Fifth 20034 and 90045 and fourth 90029 were cases until the wider cube net; third 50075 until the
-    markers' paper was told from pale print beside it, when it read right without the pitch too.)"""
+    widths (fourth 80062: 21 cubes for 13, third 80057: 7 for 5) or came out far larger than the true one (fifth
+    50075: 20 cubes read as 12, sixth 90062: 13 read as three; sixth 30012, measured on a fragment half a cube's
+    size, was this case until count.AREA_SPREAD was widened). The lines between the heaps' cubes repeat one true
+    cube apart. (Fifth 50035 and fourth 90033 were cases until the cube net averaged with its lamp-lit fine-tune;
+    fifth 20034 and 90045 and fourth 90029 until the wider cube net; third 50075 until the markers' paper was told
+    from pale print beside it, when it read right without the pitch too.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -225,13 +227,14 @@ def test_the_lines_between_a_heaps_cubes_set_the_cube_size(style: str, seed: int
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90094), ("sixth", 50088)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 50070), ("sixth", 50088)])
 def test_a_heaps_pitch_smaller_than_its_lone_looking_blobs_outweighs_them(style: str, seed: int,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Scenes where pairs of cubes passed for lone ones (the fifth's two cubes side by side with their shadow
     make one square blob), so the cube size measured was twice the true one and every pair read as one cube,
-    though the lines between the heaps' cubes repeat one true cube apart (fifth 90094: 2 cubes for 13, sixth
-    50088: 1 for 4; fifth 90067 and 90095 were cases until the wider cube net)."""
+    though the lines between the heaps' cubes repeat one true cube apart (fifth 50070: 10 cubes for 12, sixth
+    50088: 1 for 4; fifth 90094 was a case until the cube net averaged with its lamp-lit fine-tune, fifth 90067
+    and 90095 until the wider cube net)."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -242,29 +245,40 @@ def test_a_heaps_pitch_smaller_than_its_lone_looking_blobs_outweighs_them(style:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90129)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 80008)])
 def test_a_lone_looking_blob_narrower_than_the_rest_does_not_measure_the_size(style: str, seed: int,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """With the wider cube net's tighter outlines, a lone-looking blob narrower than the rest is more often a
-    fragment than a whole cube seen from aside, and measuring the cube size on it shrank the size: fifth 90129
-    read 11 cubes for 13, the only scene of 2700 cached ones it changes (fifth 50089, 5 for 7, was another until
-    count.LONE_SQUARE went from 1.5 to 1.45; it reads right either way since). With the narrower net the rule went
-    the other way, count.LONE_NARROWEST 0.7: first 90134, fifth 50070 and sixth 70027 read wrong without their
-    narrower lone cubes measuring."""
+    fragment than a whole cube seen from aside, and measuring the cube size on it shrinks the size: fifth 80008
+    reads 20 cubes for 12 so, where without it one is missing (and fifth 90105 29 for 10, not 16). With the cube
+    net averaged with its lamp-lit fine-tune no scene of the six independent generators' 3600 cached ones reads
+    right with the rule and wrong without it (fifth 90129, 11 cubes for 13, was the case until then), but 25 fewer
+    cubes are wrong with it on the 2700 of seeds 50000-50099, 70000-70099, 80000-80099 and 90000-90149. With the
+    narrower net the rule went the other way, count.LONE_NARROWEST 0.7: first 90134, fifth 50070 and sixth 70027
+    read wrong without their narrower lone cubes measuring."""
     from hardware.stockyard import count
 
-    truth, read_again = reads_right(style, seed)
+    pair = NAMED[style](seed)
+    reader = YardReader(build_profile(pair.calibration))
+
+    def cubes_wrong() -> int:
+        seen = reader.read(pair.play.image).reading.counts()
+        return sum(abs(seen[kind] - pair.play.counts[kind]) for kind in seen)
+
+    near = cubes_wrong()
+    assert near <= 2
     monkeypatch.setattr(count, "LONE_NARROWEST", 0.7)  # the premise: narrower lone-looking blobs measure too...
-    assert read_again() != truth  # ...and the scene reads wrong
+    assert cubes_wrong() >= near + 5  # ...and the count is far off
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("third", 80049), ("fourth", 50048)])
+@pytest.mark.parametrize(("style", "seed"), [("third", 80049), ("fourth", 50076)])
 def test_a_pitch_a_third_off_the_measured_size_speaks(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Scenes whose heaps' pitch gives a cube size 1.35 to 1.5 times off the one the lone-looking blobs measured,
-    and the pitch is right (third 80049: 12 cubes for 11 without it, fourth 50048: 7 for 6). Fourth 90004 and
-    90005 and third 50065 were the cases until the wider cube net, whose outlines no longer put them there; of
-    2700 cached scenes only these two show the rule, third 80049 a bench scene."""
+    and the pitch is right (third 80049: 12 cubes for 11 without it, fourth 50076: 9 for 8). Fourth 90004 and
+    90005 and third 50065 were the cases until the wider cube net, whose outlines no longer put them there, and
+    fourth 50048 until the cube net averaged with its lamp-lit fine-tune; of 2700 cached scenes these two and fourth
+    80062 and 80096 show the rule, third 80049 a bench scene."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -322,13 +336,14 @@ def test_exact_counts_on_a_sixth_independent_generator() -> None:
 # Third 50017 was a case (a letter of the printed "STOCK YARD", brought out by a lamp at play, read as a stone)
 # until an empty yard far softer than its frame was sharpened rather than the frame blurred (reader.SHARPEN_FROM):
 # the letter no longer reads as a cube even with this rule off.
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90077), ("sixth", 70092)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 80090), ("sixth", 70092)])
 def test_a_blob_smaller_than_a_cube_the_net_is_unsure_of_is_no_cube(style: str, seed: int,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fifth 90077: the end of two iron cubes' long shadow, past the yard's printed edge, read as coal.
-    Sixth 70092: a dark scrap read as coal. The net marked them, but nowhere surely, and each is smaller than
-    a cube. (Second 90144, a grey piece of a low lamp's shadows, was a case until the wider cube net; with the
-    net's first training cycle, fourth 50023's sliver of a printed disc and sixth 90015's leftovers of shadows.)"""
+    """Fifth 80090: a piece of an iron heap's shadow beside it read as coal. Sixth 70092: a dark scrap read as
+    coal. The net marked them, but nowhere surely, and each is smaller than a cube. (Fifth 90077, the end of two
+    iron cubes' long shadow, was a case until the cube net averaged with its lamp-lit fine-tune; second 90144, a
+    grey piece of a low lamp's shadows, until the wider cube net; with the net's first training cycle, fourth
+    50023's sliver of a printed disc and sixth 90015's leftovers of shadows.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -371,10 +386,11 @@ def test_the_debug_view_outlines_what_was_taken_for_shadows(monkeypatch: pytest.
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 50011), ("sixth", 70018)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 50011), ("sixth", 50047)])
 def test_a_lamps_shadow_is_known_beside_any_cube_of_its_heap(style: str, seed: int,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fifth 50011 and sixth 70018 (fourth 90099 until the wider cube net): once the shadows beside the heaps'
+    """Fifth 50011 and sixth 50047 (sixth 70018 until the cube net averaged with its lamp-lit fine-tune, fourth 90099
+    until the wider cube net): once the shadows beside the heaps'
     cubes show which way the lamp throws them, dark parts lying that way from any cube of their heap are
     shadows too, not only those the lamp's way was told by. Where only those are taken, a dark part or two is
     read as coal. (That any cube, not the nearest, is asked is pinned by test_counting's heaps.)"""
@@ -386,15 +402,16 @@ def test_a_lamps_shadow_is_known_beside_any_cube_of_its_heap(style: str, seed: i
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed", "kind"), [("fourth", 50001, "coal"), ("fourth", 80051, "coal"),
-                                                     ("fifth", 90135, "iron")])
+@pytest.mark.parametrize(("style", "seed", "kind"), [("fourth", 60034, "coal"), ("fourth", 70076, "coal"),
+                                                     ("fifth", 90008, "iron")])
 def test_print_showing_through_a_part_is_no_cube(style: str, seed: int, kind: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fourth 50001: a coal cube's own shadow, in a heap of coal alone, where no other colour shows the lamp's
-    way; fourth 80051: the shadow of a heap of iron, stone and white, the only dark part beside other cubes in
-    the yard, too few to tell a lamp's way from chance; fifth 90135: a heap of iron's long shadow on warm brown
-    print, dark orange. The net marks each with its cubes and the split makes a cube of it (coal, coal, iron),
-    but the board's print shows through it, its fine texture the empty yard's: a shadow."""
+    """Fourth 60034 and 70076: the shadows of a heap of iron and of a heap of iron, stone and white, the only dark
+    parts beside other cubes in their yards, too few to tell a lamp's way from chance; fifth 90008: a heap of
+    iron's shadow on warm brown print, dark orange. The net marks each with its cubes and the split makes a cube
+    of it (coal, coal, iron), but the board's print shows through it, its fine texture the empty yard's: a shadow.
+    (Fourth 50001, a coal cube's own shadow in a heap of coal alone, fourth 80051 and fifth 90135 were the cases
+    until the cube net averaged with its lamp-lit fine-tune.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -403,12 +420,13 @@ def test_print_showing_through_a_part_is_no_cube(style: str, seed: int, kind: st
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fourth", 50006), ("sixth", 90111)])
+@pytest.mark.parametrize(("style", "seed"), [("sixth", 90111)])
 def test_a_stones_shaded_side_split_off_is_no_coal(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fourth 50006: a diagonal row of four stones under a tilted camera, the split cutting a stone's shaded sides
-    off its lit top; sixth 90111: a block of three stones and a coal cube in dim, warm light. In each a part of a
-    stone, dark grey, read as coal, yet it is over half as bright as the stone beside it, which black paint
-    never is."""
+    """Sixth 90111: a block of three stones and a coal cube in dim, warm light. A part of a stone, dark grey, read
+    as coal, yet it is over half as bright as the stone beside it, which black paint never is. (Fourth 50006, a
+    diagonal row of four stones under a tilted camera, the split cutting a stone's shaded sides off its lit top,
+    was a case until the cube net averaged with its lamp-lit fine-tune; of the 3600 cached scenes of the six
+    independent generators, no other shows the rule with it.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -418,12 +436,12 @@ def test_a_stones_shaded_side_split_off_is_no_coal(style: str, seed: int, monkey
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90054), ("fifth", 70053)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90054), ("fifth", 50019)])
 def test_pale_yellow_is_no_iron(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's yellow print under a warm lamp, or in a cube's shadow, is warm and saturated enough
     to pass for iron, but yellow: green near red, where an iron top's red is well above its green. (Fifth 90013
-    and second 90051 were the cases until the wider cube net; of 2700 cached scenes, only the fifth generator's
-    lamps still show it.)"""
+    and second 90051 were the cases until the wider cube net, with which of 2700 cached scenes only the fifth
+    generator's lamps showed it; fifth 70053 until the cube net averaged with its lamp-lit fine-tune.)"""
     from hardware.stockyard import classify
 
     truth, read_again = reads_right(style, seed)
@@ -445,12 +463,13 @@ def test_a_camera_out_of_focus_keeps_the_markers_black(style: str, seed: int, mo
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("third", 90014), ("third", 50032)])
+@pytest.mark.parametrize(("style", "seed"), [("third", 50012), ("third", 50020)])
 def test_a_frame_far_softer_than_the_empty_yard_is_sharpened(style: str, seed: int,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Third 90014 and 50032 out of focus: with the empty yard blurred to match the frame instead, the cube
-    net saw two soft pictures and ran cubes together or lost them. (Third 50005 was a case until the wider
-    cube net, third 90011 until a stone's shaded side was told from coal.)"""
+    """Third 50012 and 50020 out of focus: with the empty yard blurred to match the frame instead, the cube
+    net saw two soft pictures, found an iron cube in an empty yard's print and lost a coal cube. (Third 90014 and
+    50032 were cases until the cube net averaged with its lamp-lit fine-tune, third 50005 until the wider cube
+    net, third 90011 until a stone's shaded side was told from coal.)"""
     from hardware.stockyard import reader
 
     truth, read_again = reads_right(style, seed, play=out_of_focus)
@@ -459,11 +478,12 @@ def test_a_frame_far_softer_than_the_empty_yard_is_sharpened(style: str, seed: i
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("first", 50075), ("third", 50011)])
+@pytest.mark.parametrize(("style", "seed"), [("first", 50075), ("third", 50016)])
 def test_an_empty_yard_far_softer_than_the_frame_is_sharpened(style: str, seed: int,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """First 50075 and third 50011, their empty yards photographed out of focus: with the frame blurred to
-    match instead, the cube net saw two soft pictures. (Third 50031 was a case until the wider cube net.)"""
+    """First 50075 and third 50016, their empty yards photographed out of focus: with the frame blurred to
+    match instead, the cube net saw two soft pictures and lost a coal cube. (Third 50011 was a case until the cube
+    net averaged with its lamp-lit fine-tune, third 50031 until the wider cube net.)"""
     from hardware.stockyard import reader
 
     truth, read_again = reads_right(style, seed, empty_yard=out_of_focus)

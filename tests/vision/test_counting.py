@@ -272,7 +272,9 @@ def _loose_heap(kinds: list[str], x0: float, y0: float, side: float,
             for k, kind in enumerate(kinds)]
 
 
-@pytest.mark.parametrize(("tilt", "azimuth"), [(28.0, 100.0), (30.0, 180.0)])
+# Seen from azimuth 180 instead of 160, the heap read right by area alone with the cube net averaged with its
+# lamp-lit fine-tune (11 cubes in all): the gaps' rule did nothing there.
+@pytest.mark.parametrize(("tilt", "azimuth"), [(28.0, 100.0), (30.0, 160.0)])
 def test_a_loose_heap_under_a_tilted_camera(tilt: float, azimuth: float, monkeypatch: pytest.MonkeyPatch) -> None:
     """Nine cubes with gaps between them: the cubes' sides hide the gaps behind them, and a heap that
     measured ten or eleven cubes by area is nine."""
@@ -475,11 +477,11 @@ def test_strips_of_an_empty_yards_border_are_no_cubes() -> None:
 # Seed 109 was a second case until doubtful counts were counted again: its right count is doubtful, and the
 # counts from a fuller and a thinner mask agree on an iron too many. Seed 34 was the case until the wider cube net,
 # 70076 until the markers' paper was told from pale print beside it (then four too many without the check).
-@pytest.mark.parametrize("seed", [70020, 80020])
+@pytest.mark.parametrize("seed", [70020, 61030])
 def test_a_shadows_fringe_on_a_cube_is_no_second_cube(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The second blind generator's seeds 70020 and 80020: a heap whose mask keeps a fringe of shadow or side
-    face, swelling its area by half a cube. Split one cube too many, the fringe's part is smaller than any
-    cube's top, so there is one cube fewer."""
+    """The second blind generator's seeds 70020 and 61030 (80020 until the cube net averaged with its lamp-lit
+    fine-tune): a heap whose mask keeps a fringe of shadow or side face, swelling its area by half a cube. Split
+    one cube too many, the fringe's part is smaller than any cube's top, so there is one cube fewer."""
     import hardware.stockyard.count as count
     from tests.vision.scenes_blind import blind_scene_pair
 

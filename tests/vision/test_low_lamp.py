@@ -58,20 +58,21 @@ def test_the_low_lamp_changes_only_the_light() -> None:
 
 @pytest.mark.slow
 def test_exact_counts_under_a_low_lamp() -> None:
-    """The main style's scenes with long cast shadows. 34 of 40 today (33 before the board was seen through them:
-    `count.BOARD_LIKENESS`), against 40 of 40 of the same scenes without the lamp: a shadow the net half marks is
-    counted as coal. The cube net fine-tuned on such scenes and averaged with the shipped one read 38 (see
-    cubenet_training/train.py); the bar guards against a step back meanwhile."""
-    assert exact_share([scene_pair(8200 + i, low_lamp=True) for i in range(40)]) >= 0.75
+    """The main style's scenes with long cast shadows. 38 of 40 today, with the cube net averaged with its fine-tune
+    on such scenes (see cubenet_training/train.py); 34 with the net before it (33 before the board was seen through
+    the shadows: `count.BOARD_LIKENESS`), which half marked the shadows and counted them as coal. The same scenes
+    without the lamp read 39 (40 with the net before)."""
+    assert exact_share([scene_pair(8200 + i, low_lamp=True) for i in range(40)]) >= 0.9
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [80045, 80061, 80082])
+@pytest.mark.parametrize("seed", [80146, 80154, 80281])
 def test_a_long_shadow_is_the_board_seen_darker_not_coal(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Lamp-lit main scenes whose shadows split into coal parts the lamp's way could not tell (too far from the
     cubes that cast them) on print too plain for its fine grain to show through: their colours are the empty
-    yard's, darker. Without that check they read a coal or two too many (80045: 3 for 2, 80061: 4 for 2, 80082: 1
-    for none)."""
+    yard's, darker. Without that check they read a coal or two too many (80146: 2 for 1, 80154: 5 for 3, 80281: 3
+    for 2). (80045, 80061 and 80082 were the cases until the cube net averaged with its lamp-lit fine-tune, which
+    marks those shadows less: of seeds 80000-80400 only these three and 80301 show the rule with it.)"""
     from hardware.stockyard import count
 
     pair = scene_pair(seed, low_lamp=True)
