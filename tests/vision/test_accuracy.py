@@ -277,8 +277,8 @@ def test_a_pitch_a_third_off_the_measured_size_speaks(style: str, seed: int, mon
     """Scenes whose heaps' pitch gives a cube size 1.35 to 1.5 times off the one the lone-looking blobs measured,
     and the pitch is right (third 80049: 12 cubes for 11 without it, fourth 50076: 9 for 8). Fourth 90004 and
     90005 and third 50065 were the cases until the wider cube net, whose outlines no longer put them there, and
-    fourth 50048 until the cube net averaged with its lamp-lit fine-tune; of 2700 cached scenes these two and fourth
-    80062 and 80096 show the rule, third 80049 a bench scene."""
+    fourth 50048 until the cube net averaged with its lamp-lit fine-tune, with which fourth 80062 and 80096 show the
+    rule too; third 80049 is a bench scene."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -425,8 +425,8 @@ def test_a_stones_shaded_side_split_off_is_no_coal(style: str, seed: int, monkey
     """Sixth 90111: a block of three stones and a coal cube in dim, warm light. A part of a stone, dark grey, read
     as coal, yet it is over half as bright as the stone beside it, which black paint never is. (Fourth 50006, a
     diagonal row of four stones under a tilted camera, the split cutting a stone's shaded sides off its lit top,
-    was a case until the cube net averaged with its lamp-lit fine-tune; of the 3600 cached scenes of the six
-    independent generators, no other shows the rule with it.)"""
+    was a case until the cube net averaged with its lamp-lit fine-tune; no scene of the other five independent
+    generators' 3000 cached ones shows the rule with it.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
