@@ -1,13 +1,15 @@
 """Write labelled scenes for training the cube net, one compressed .npz per scene.
 
     python -m tests.vision.cubenet_training.data DATA_DIR [--main 800 --alt 400 --indep 900 --blind 800 --third 800
-                                                          --fourth 0 --fifth 0 --sixth 0 --lamp 0] [--skip 0]
+                                                          --fourth 0 --fifth 0 --sixth 0 --lamp 0 --crowd 0]
+                                                          [--skip 0]
 
 The fourth to sixth independent generators are held out: the shipped net never saw their scenes, so they
 measure how it meets a stranger's. Their scenes can be written for an experiment (--fourth 800).
 
 `--lamp N` writes the main generator's scenes lit by a low lamp (`scene_pair(..., low_lamp=True)`): each cube
-casts a shadow 1.5 to 5 sides long.
+casts a shadow 1.5 to 5 sides long. `--crowd N` writes its scenes with nearly every cube touching another and up to
+20 scattered (`scene_pair(..., touching=0.9, most=20)`): heaps, the independent generators' commonest misses.
 
 Each scene keeps its cubes' middles too (for the centre head, `train.py --centres`), where its generator's
 cube outlines are known; the fourth's to sixth's are not, and --centres leaves their scenes out.
@@ -35,7 +37,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
     for name, default in (("main", 800), ("alt", 400), ("indep", 900), ("blind", 800), ("third", 800), ("fourth", 0),
-                          ("fifth", 0), ("sixth", 0), ("lamp", 0)):
+                          ("fifth", 0), ("sixth", 0), ("lamp", 0), ("crowd", 0)):
         parser.add_argument(f"--{name}", type=int, default=default, help=f"scenes from the {name} generator")
     parser.add_argument("--part", type=str, default="1/1", help="K/N: every Nth scene from the Kth")
     parser.add_argument("--skip", type=int, default=0,

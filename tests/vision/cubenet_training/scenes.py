@@ -45,6 +45,7 @@ GENERATORS: dict[str, tuple[Callable[[int], Any], int]] = {
     "fifth": (fifth.fifth_scene_pair, 160_000),
     "sixth": (sixth.sixth_scene_pair, 170_000),
     "lamp": (functools.partial(scene_pair, low_lamp=True), 180_000),  # the main generator's, lit from low down
+    "crowd": (functools.partial(scene_pair, touching=0.9, most=20), 190_000),  # nearly every cube touching another
 }
 
 
@@ -200,7 +201,7 @@ def labelled_scene(generator: str, seed: int) -> LabelledScene | None:
 
 
 # The generators whose cubes' outlines `_cube_pixels` knows.
-_PAINTED = {"main", "lamp", "alt", "indep", "blind", "third"}
+_PAINTED = {"main", "lamp", "crowd", "alt", "indep", "blind", "third"}
 
 
 def _centres(ids: NDArray[np.int32]) -> NDArray[np.float32]:
