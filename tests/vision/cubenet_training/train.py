@@ -32,8 +32,8 @@ had ended (0.0154; 0.0161 after), so it had not learned its own scenes by heart,
 1147 (count errors 975 -> 981), the bench's 600 448 -> 440 (455 -> 447). More scenes like these are not what it lacks.
 
 The wider net (since 2026-11-30; `make cubenet` trains it, then averages it with its lamp-lit fine-tune, below) has
-channels 16, 32 and 64 at a half, a quarter and an eighth of the canvas (SHIPPED_WIDTHS: 120 000 weights against 31
-000), trained in two cycles as the narrower one was, on the 3 699 scenes of `data --skip 5000` (seeds the narrower
+channels 16, 32 and 64 at a half, a quarter and an eighth of the canvas (SHIPPED_WIDTHS: 120 000 weights against
+31 000), trained in two cycles as the narrower one was, on the 3 699 scenes of `data --skip 5000` (seeds the narrower
 net never saw): from scratch, 20 000 steps at the default rate (30 minutes on two cores), then from itself, 20 000 at
 --rate 1e-3 (33 minutes; loss 0.0159 -> 0.0138). Read with the reader's settings as they were: the 1500 cached scenes
 1148 -> 1174 (count errors 975 -> 942), the bench's 600 448 -> 466 (455 -> 428; per generator 87, 96, 85, 85, 33 and
@@ -74,6 +74,7 @@ exactness, only its count errors). A second fine-tune from the wider net (--seed
 3 699), averaged with the first and the wider net in thirds: 2142 of the 2700 (errors 1582), 717 of the 900 (errors
 481), 94 of the 100 lamp-lit scenes and 97 of the same unlit: far fewer cubes wrong on scenes no tuning saw, no more
 scenes exactly right, fewer than the halves on the 2700: not shipped.
+
 Heaps, measured and not shipped (2026-11-30): the wider net fine-tuned as for the lamp (16 000 steps, --rate 1e-3,
 25 minutes) on those 4 899 scenes and 1 200 of `data --crowd 1200 --skip 5000` (nearly every cube touching another)
 read 2115 of the 2700 (count errors 1667). Averaged with the wider net, half each: 2142 (1580). In thirds with the
