@@ -420,12 +420,10 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
         n = max(1, int(round(area / footprint)))
         result.cubes.extend(_split(blob, xs, ys, colours[ys + blob.y, xs + blob.x], n, side))
     shadows = cast_shadows(heaps, side)
-    if empty_print is not None:
-        shadows |= {id(c) for c in result.cubes
-                    if id(c) not in shadows and print_shows_through(c, colours, empty_print, side)}
-    if empty is not None:
-        shadows |= {id(c) for c in result.cubes
-                    if id(c) not in shadows and board_shows_through(c, colours, empty, side)}
+    shadows |= {id(c) for c in result.cubes
+                if id(c) not in shadows and (
+                    (empty_print is not None and print_shows_through(c, colours, empty_print, side))
+                    or (empty is not None and board_shows_through(c, colours, empty, side)))}
     result.shadows = [c for c in result.cubes if id(c) in shadows]
     result.cubes = stones_in_their_own_shade([c for c in result.cubes if id(c) not in shadows], side)
     if light is not None:

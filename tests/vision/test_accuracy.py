@@ -10,6 +10,7 @@ fifth most of all: the cube net never trained on their scenes, and nothing was t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -111,7 +112,8 @@ def test_the_cast_shadows_of_a_low_lamp_are_no_stones(seed: int) -> None:
 # The generators of the scenes named below, by the names the tests give them.
 NAMED: dict[str, Callable[[int], Any]] = {"first": indep_scene_pair, "second": blind_scene_pair,
                                          "third": third_scene_pair, "fourth": fourth_scene_pair,
-                                         "fifth": fifth_scene_pair, "sixth": sixth_scene_pair}
+                                         "fifth": fifth_scene_pair, "sixth": sixth_scene_pair,
+                                         "lamp": functools.partial(scene_pair, low_lamp=True)}
 
 
 def counted_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,10 +12,9 @@ import math
 import numpy as np
 import pytest
 
-from hardware.stockyard import YardReader, build_profile
 from hardware.yard_render import CubePlacement, YardScene, board_texture
 from tests.vision.scenes import scene_pair
-from tests.vision.test_accuracy import counted_once, exact_share
+from tests.vision.test_accuracy import counted_once, exact_share, reads_right
 
 
 def _light_from_the_left(slant: float) -> tuple[float, float, float]:
@@ -75,9 +74,7 @@ def test_a_long_shadow_is_the_board_seen_darker_not_coal(seed: int, monkeypatch:
     marks those shadows less: of seeds 80000-80301 only these three and 80301 show the rule with it.)"""
     from hardware.stockyard import count
 
-    pair = scene_pair(seed, low_lamp=True)
-    yard = YardReader(build_profile(pair.calibration))
-    assert yard.read(pair.play.image).reading.counts() == pair.play.counts
+    truth, read_again = reads_right("lamp", seed)
     monkeypatch.setattr(count, "BOARD_LIKENESS", float("inf"))  # the premise: no part is the board seen darker...
     counted_once(monkeypatch)  # ...and counted once, as the rules' other tests do
-    assert yard.read(pair.play.image).reading.counts()["coal"] > pair.play.counts["coal"]
+    assert read_again()["coal"] > truth["coal"]

@@ -8,8 +8,8 @@ test's monkeypatch) it reads wrong. A new net reads some of those scenes otherwi
 the rule still works. This calls the test function itself on each seed of STYLE (a name in test_accuracy.NAMED,
 or any generator the test takes as `make`) and prints the seeds it passes on, so the premise is the test's own.
 With --cache, each scene is written once as .npz and read back by every later search instead of rendered again.
-Tests that make their scenes themselves (test_low_lamp's, test_counting's) are called with the seed alone and
-render each one. Used to pin 26 tests again when the cube net became an average of two (2026-11-30).
+Tests that make their scenes themselves (test_counting's) are called with the seed alone and render each one.
+Used to pin 26 tests again when the cube net became an average of two (2026-11-30).
 """
 
 from __future__ import annotations
