@@ -36,7 +36,25 @@ class CanonicalView:
         return np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], dtype=np.float32)
 
 
-def view_for_aspect(aspect: float, width: int = 320, reach: float = 0.0) -> CanonicalView:
+# The yard's width on the canvas (marker centre to marker centre), pixels: what the cube net and the counter see.
+# A wider canvas, measured and not shipped (2026-11-30; the shipped net, the six independent generators' 2700
+# cached scenes and 900 never-seen, read exactly; one-thread medians over 20 bench scenes of each generator):
+#   width   2700 (cubes wrong)   900 (cubes wrong)   ms a frame
+#   320     2158 (1542)          712 (536)           20.2-25.3 (shipped)
+#   336     2154 (1575)
+#   352     2198 (1600)          722 (496)           22.4-27.4
+#   368     2180 (1554)
+#   384     2171 (1550)
+#   448     2161 (1579)
+#   512     2119 (1780)
+# At 352 every generator but the fourth gained (the fifth most, 198 -> 214). Not shipped yet: 28 vision tests fail
+# at 352, most of them pinning a counter rule to a scene that then no longer shows it (to be pinned again with
+# cubenet_training/repin.py), one test_counting's heap of cubes a fifth of the yard wide; and a frame costs 1-4 ms
+# more, leaving 2.6 ms under the 30 ms bar (the fifth generator's median).
+CANVAS_WIDTH = 320
+
+
+def view_for_aspect(aspect: float, width: int = CANVAS_WIDTH, reach: float = 0.0) -> CanonicalView:
     """The canonical view of a yard of this aspect; `reach` (canvas pixels) is how far the markers
     spread beyond their centres, where a yard marked from inside its corners still lies."""
     height = int(round(width / aspect))

@@ -18,7 +18,14 @@ from numpy.typing import NDArray
 from hardware.stockyard.channels import channel_min
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, marker_mask, prepare, to_bgr, to_gray
-from hardware.stockyard.geometry import CanonicalView, image_to_canvas, marker_reach, view_for_aspect, yard_aspect
+from hardware.stockyard.geometry import (
+    CANVAS_WIDTH,
+    CanonicalView,
+    image_to_canvas,
+    marker_reach,
+    view_for_aspect,
+    yard_aspect,
+)
 from hardware.stockyard.markers import CORNER_IDS, find_markers
 from tableassist.errors import UserError
 
@@ -97,7 +104,7 @@ def _grown(frame: PreparedFrame, marker_id: int, scale: float) -> NDArray[np.boo
 PAPER_LIKE = 0.08
 
 
-def build_profile(image: NDArray[np.uint8], width: int = 320) -> YardProfile:
+def build_profile(image: NDArray[np.uint8], width: int = CANVAS_WIDTH) -> YardProfile:
     image = to_bgr(image)
     sighting = find_markers(to_gray(image))
     if not sighting.complete:
