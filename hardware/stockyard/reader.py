@@ -198,7 +198,7 @@ class YardReader:
                 view.margin + view.height + slack)
         reach = marker_reach(frame.sighting, frame.to_canvas)
 
-        def count_at(threshold: float) -> tuple[CubeCount, NDArray[np.uint8]]:
+        def count_at(threshold: float, heap_side: float | None = None) -> tuple[CubeCount, NDArray[np.uint8]]:
             """The cubes where the net's logit is over `threshold`, and that mask."""
             mask = np.where((logits > threshold) & (compared.allowed > 0), 255, 0).astype(np.uint8)
             # The frame's own colours know nothing of a lamp over part of the yard; the matched ones were
@@ -206,20 +206,25 @@ class YardReader:
             light = None if matched else changed_light(frame.colours, self._empty, compared.allowed, mask)
             # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
             count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard,
-                                IN_THE_BOX, reach, light, sure, compared.empty.print, compared.empty.colours)
+                                IN_THE_BOX, reach, light, sure, compared.empty.print, compared.empty.colours,
+                                heap_side)
             return count, mask
 
         count, mask = count_at(CUBE_LOGIT)
         if count.unsure is None and count.confidence < RECOUNT_BELOW:
             looser, stricter = RECOUNT_AT
-            counts = [(count, mask), count_at(looser)]
+            # Where no cube lies alone, the side comes from the heaps' one-colour patches; a looser mask's may be
+            # too few to vote, and the heaps' widths alone then give one far too wide (a heap of 4 iron read 3 at
+            # a 352-pixel canvas). The first count's side stands in (0 where nothing was counted).
+            side = count.side or None
+            counts = [(count, mask), count_at(looser, side)]
             # Where the fuller mask counts the same, two of the three agree: the thinner could not move the median
             # (half the frames recounted: a count saved). And the count does not hang on the cubes' rims: it is
             # as likely right as a count the counter itself is fairly sure of (see STEADY_CONFIDENCE).
             if counts[1][0].counts() == count.counts():
                 count.confidence = max(count.confidence, STEADY_CONFIDENCE)
             else:
-                counts.append(count_at(stricter))
+                counts.append(count_at(stricter, side))
                 count, mask = median_count(counts)
         if count.unsure is None and arm is not None:
             count.unsure, count.confidence = ARM, min(count.confidence, UNSURE_CONFIDENCE)
