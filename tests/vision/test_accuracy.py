@@ -42,13 +42,14 @@ def exact_share(pairs: Pairs) -> float:
 
 @pytest.mark.slow
 def test_exact_counts_on_generated_scenes() -> None:
-    assert exact_share([scene_pair(5000 + i) for i in range(60)]) >= 0.88  # 59 of 60 today (53 before the cube net)
+    # 60 of 60 today (59 at 320 pixels; 53 before the cube net)
+    assert exact_share([scene_pair(5000 + i) for i in range(60)]) >= 0.88
 
 
 @pytest.mark.slow
 def test_exact_counts_on_a_different_scene_style() -> None:
-    # 29 of 30 today (28 before the markers' paper was told from pale print beside it; 29 with the narrower cube net
-    # shipped until 2026-11-30, 26 before the cube net)
+    # 30 of 30 today (29 at 320 pixels, 28 before the markers' paper was told from pale print beside it; 29 with the
+    # narrower cube net shipped until 2026-11-30, 26 before the cube net)
     assert exact_share([alt_scene_pair(7000 + i) for i in range(30)]) >= 0.9
 
 
@@ -56,9 +57,9 @@ def test_exact_counts_on_a_different_scene_style() -> None:
 @pytest.mark.parametrize(("cubes_across", "most", "bar"), [(7.0, 8, 0.6), (32.0, 12, 0.75)])
 def test_cubes_far_larger_or_smaller_than_usual(cubes_across: float, most: int, bar: float) -> None:
     # Someone else's marker sheet may frame the yard tighter or wider than ours. With the cube size held to our boards'
-    # range these were 0 and 5 of 16 right; 13 and 15 of 16 today (15 and 15 with the narrower cube net shipped until
-    # 2026-11-30, 12 and 15 before its second training cycle, 11 and 10 before the cube net, 11 and 15 with its first
-    # version: the U-Net reads the smallest cubes' rims a little thinner).
+    # range these were 0 and 5 of 16 right; 14 and 15 of 16 today (13 and 15 at 320 pixels, 15 and 15 with the narrower
+    # cube net shipped until 2026-11-30, 12 and 15 before its second training cycle, 11 and 10 before the cube net, 11
+    # and 15 with its first version: the U-Net reads the smallest cubes' rims a little thinner).
     pairs = [scene_pair(7100 + i, cubes_across=cubes_across, most=most) for i in range(16)]
     assert exact_share(pairs) >= bar
 
@@ -84,10 +85,10 @@ def test_hands_make_readings_unsure(style: str) -> None:
 @pytest.mark.slow
 def test_exact_counts_on_an_independent_generator() -> None:
     # Written from the issue text without sight of the reader: other artwork, yard grounds the colour of the cubes,
-    # crowds of touching cubes, a soft calibration shot. Below the goal: 33 of 40 today (31 before the markers' paper
-    # was told from the pale print beside it, where its yards' corners went unseen; 32 with the narrower net, 31 before
-    # its second training cycle, 21 before the cube net, 27 with its first, smaller version, 28 before it trained on
-    # twice the scenes, thrice as long).
+    # crowds of touching cubes, a soft calibration shot. Below the goal: 36 of 40 today (33 at 320 pixels, 31 before the
+    # markers' paper was told from the pale print beside it, where its yards' corners went unseen; 32 with the narrower
+    # net, 31 before its second training cycle, 21 before the cube net, 27 with its first, smaller version, 28 before it
+    # trained on twice the scenes, thrice as long).
     assert exact_share([indep_scene_pair(9000 + i) for i in range(40)]) >= 0.7
 
 
@@ -156,12 +157,13 @@ def reads_right(style: str, seed: int, empty_yard: Change = as_taken,
 # Third 160 was a fifth case until the seams weighed in: its heap of five now splits a side face seen
 # between two columns of tops off as a sixth cube, its seams along the face's edges (one of 10 scenes the
 # seams lost among 1253, against 32 gained).
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90081), ("fourth", 50014), ("second", 60004)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 50009), ("fourth", 50026), ("second", 80046)])
 def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Heaps of five and six under a tilted camera keep the gaps behind their cubes' sides in their area,
-    as the big heaps do: taken off only from seven cubes on, each of these scenes read one cube too many (fifth
-    90081: 7 for 6, fourth 50014: 20 for 19, second 60004: 12 for 11; fourth 50075 and second 50059 were cases
-    until the cube net averaged with its lamp-lit fine-tune, second 90016 until the wider cube net)."""
+    """Heaps of five and six under a tilted camera keep the gaps behind their cubes' sides in their area, as the big
+    heaps do: taken off only from seven cubes on, each of these scenes read one cube too many (fifth 50009: 7 for 6,
+    fourth 50026: 9 for 8, second 80046: 8 for 7; fifth 90081, fourth 50014 and second 60004 were cases until the canvas
+    widened to 352 pixels, fourth 50075 and second 50059 until the cube net averaged with its lamp-lit fine-tune, second
+    90016 until the wider cube net)."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -210,16 +212,17 @@ def test_a_size_several_lone_cubes_measured_is_not_halved(style: str, seed: int,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 50075), ("fourth", 80062), ("third", 80057), ("sixth", 90062)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 50035), ("fourth", 50025), ("third", 80057), ("sixth", 90062)])
 def test_the_lines_between_a_heaps_cubes_set_the_cube_size(style: str, seed: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scenes where no blob, or only one, looks like a lone cube, so the cube size was guessed from the blobs'
-    widths (fourth 80062: 21 cubes for 13, third 80057: 7 for 5) or came out far larger than the true one (fifth
-    50075: 20 cubes read as 12, sixth 90062: 13 read as three; sixth 30012, measured on a fragment half a cube's
-    size, was this case until count.AREA_SPREAD was widened). The lines between the heaps' cubes repeat one true
-    cube apart. (Fifth 50035 and fourth 90033 were cases until the cube net averaged with its lamp-lit fine-tune;
-    fifth 20034 and 90045 and fourth 90029 until the wider cube net; third 50075 until the markers' paper was told
-    from pale print beside it, when it read right without the pitch too.)"""
+    """Scenes where no blob, or only one, looks like a lone cube, so the cube size was guessed from the blobs' widths
+    (fourth 50025: 72 cubes for 20, fifth 50035: 10 for 5, third 80057: 7 for 5) or came out far larger than the true
+    one (sixth 90062: 13 read as three; sixth 30012, measured on a fragment half a cube's size, was this case until
+    count.AREA_SPREAD was widened). The lines between the heaps' cubes repeat one true cube apart. (Fifth 50075, 20
+    cubes read as 12, and fourth 80062 were cases until the canvas widened to 352 pixels; fifth 50035 and fourth 90033
+    until the cube net averaged with its lamp-lit fine-tune; fifth 20034 and 90045 and fourth 90029 until the wider cube
+    net; third 50075 until the markers' paper was told from pale print beside it, when it read right without the pitch
+    too.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -229,14 +232,15 @@ def test_the_lines_between_a_heaps_cubes_set_the_cube_size(style: str, seed: int
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 50070), ("sixth", 50088)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 70068), ("fifth", 70078)])
 def test_a_heaps_pitch_smaller_than_its_lone_looking_blobs_outweighs_them(style: str, seed: int,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scenes where pairs of cubes passed for lone ones (the fifth's two cubes side by side with their shadow
-    make one square blob), so the cube size measured was twice the true one and every pair read as one cube,
-    though the lines between the heaps' cubes repeat one true cube apart (fifth 50070: 10 cubes for 12, sixth
-    50088: 1 for 4; fifth 90094 was a case until the cube net averaged with its lamp-lit fine-tune, fifth 90067
-    and 90095 until the wider cube net)."""
+    """Scenes where pairs of cubes passed for lone ones (the fifth's two cubes side by side with their shadow make one
+    square blob), so the cube size measured was twice the true one and every pair read as one cube, though the lines
+    between the heaps' cubes repeat one true cube apart (fifth 70068: 11 cubes for 13, fifth 70078: 10 for 12; fifth
+    50070 and sixth 50088 were cases until the canvas widened to 352 pixels, and no other sixth scene of 450 cached
+    shows the rule since; fifth 90094 until the cube net averaged with its lamp-lit fine-tune, fifth 90067 and 90095
+    until the wider cube net)."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -247,17 +251,17 @@ def test_a_heaps_pitch_smaller_than_its_lone_looking_blobs_outweighs_them(style:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 80008)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 80056), ("fifth", 80083)])
 def test_a_lone_looking_blob_narrower_than_the_rest_does_not_measure_the_size(style: str, seed: int,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """With the wider cube net's tighter outlines, a lone-looking blob narrower than the rest is more often a
-    fragment than a whole cube seen from aside, and measuring the cube size on it shrinks the size: fifth 80008
-    reads 20 cubes for 12 so, where without it one is missing (and fifth 90105 29 for 10, not 16). With the cube
-    net averaged with its lamp-lit fine-tune no scene of the six independent generators' 3600 cached ones reads
-    right with the rule and wrong without it (fifth 90129, 11 cubes for 13, was the case until then), but 25 fewer
-    cubes are wrong with it on the 2700 of seeds 50000-50099, 70000-70099, 80000-80099 and 90000-90149. With the
-    narrower net the rule went the other way, count.LONE_NARROWEST 0.7: first 90134, fifth 50070 and sixth 70027
-    read wrong without their narrower lone cubes measuring."""
+    fragment than a whole cube seen from aside, and measuring the cube size on it shrinks the size: fifth 80056 and
+    80083 read a cube off with the rule and three without. Since the canvas widened to 352 pixels no scene of the
+    six independent generators' 2700 cached ones and 900 never-seen ones is far off without it (fifth 80008 read 20
+    cubes for 12 so until then, and fifth 90105 29 for 10, not 16), but 11 fewer cubes are wrong with it on the 2700
+    (1599 against 1610; 25 at 320 pixels), none more on any scene. With the narrower net the rule went the other way,
+    count.LONE_NARROWEST 0.7: first 90134, fifth 50070 and sixth 70027 read wrong without their narrower lone cubes
+    measuring."""
     from hardware.stockyard import count
 
     pair = NAMED[style](seed)
@@ -270,17 +274,17 @@ def test_a_lone_looking_blob_narrower_than_the_rest_does_not_measure_the_size(st
     near = cubes_wrong()
     assert near <= 2
     monkeypatch.setattr(count, "LONE_NARROWEST", 0.7)  # the premise: narrower lone-looking blobs measure too...
-    assert cubes_wrong() >= near + 5  # ...and the count is far off
+    assert cubes_wrong() >= near + 2  # ...and the count is further off
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("third", 80049), ("fourth", 50076)])
+@pytest.mark.parametrize(("style", "seed"), [("third", 70039), ("third", 90106)])
 def test_a_pitch_a_third_off_the_measured_size_speaks(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scenes whose heaps' pitch gives a cube size 1.35 to 1.5 times off the one the lone-looking blobs measured,
-    and the pitch is right (third 80049: 12 cubes for 11 without it, fourth 50076: 9 for 8). Fourth 90004 and
-    90005 and third 50065 were the cases until the wider cube net, whose outlines no longer put them there, and
-    fourth 50048 until the cube net averaged with its lamp-lit fine-tune, with which fourth 80062 and 80096 show the
-    rule too; third 80049 is a bench scene."""
+    """Scenes whose heaps' pitch gives a cube size 1.35 to 1.5 times off the one the lone-looking blobs measured, and
+    the pitch is right (third 70039: 16 cubes for 15 without it, third 90106: 19 for 20). Third 80049 and fourth 50076
+    were the cases until the canvas widened to 352 pixels (no fourth scene of 450 cached shows the rule since), fourth
+    90004 and 90005 and third 50065 until the wider cube net, whose outlines no longer put them there, and fourth 50048
+    until the cube net averaged with its lamp-lit fine-tune."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -291,10 +295,10 @@ def test_a_pitch_a_third_off_the_measured_size_speaks(style: str, seed: int, mon
 @pytest.mark.slow
 def test_exact_counts_on_a_third_independent_generator() -> None:
     # Written without sight of the reader or the other generators: markers on paper squares off the yard's corners,
-    # crowded rows and clusters of true 3D cubes, lamps brighter on the yard than on the markers. Far below the goal: 33
-    # of 40 today (32 before a stone's shaded side was told from coal, 31 with the narrower net, 34 before its second
-    # training cycle, 28 before the heaps' pitch). The cube net's first version, never trained on its scenes, read 51 %
-    # of its first 200 seeds exactly; the narrower net 66 %.
+    # crowded rows and clusters of true 3D cubes, lamps brighter on the yard than on the markers. Far below the goal: 32
+    # of 40 today (33 at 320 pixels, 32 before a stone's shaded side was told from coal, 31 with the narrower net, 34
+    # before its second training cycle, 28 before the heaps' pitch). The cube net's first version, never trained on its
+    # scenes, read 51 % of its first 200 seeds exactly; the narrower net 66 %.
     assert exact_share([third_scene_pair(9000 + i) for i in range(40)]) >= 0.6
 
 
@@ -313,12 +317,12 @@ def test_exact_counts_on_a_fourth_independent_generator() -> None:
 def test_exact_counts_on_a_fifth_independent_generator() -> None:
     # Written blind like the fourth, and held out like it: the whole board seen from 35-70 cm, so the yard fills a
     # quarter of the frame; 8 mm cubes, some resting on others; a Bayer sensor's demosaicing, denoising and sharpening;
-    # lamps switched on or off between the two pictures. Farthest of all from the goal: 15 of 40 today (14 before the
-    # markers' paper was told from pale print beside it, 15 until seed 9037's real iron cube was taken for print seen
-    # through; on 900 fresh scenes of the six independent generators, seeds 60000-60049 and 61000-61099, seeing the
-    # print through a part gained 7 and lost 1), 15 with the narrower net (13 before its second training cycle, 10
-    # before the heaps' pitch), 60 of its first 200 seeds (with the true cube mask 160: the net's mask takes long lamp
-    # shadows for cubes).
+    # lamps switched on or off between the two pictures. Farthest of all from the goal: 17 of 40 today (15 at 320
+    # pixels, 14 before the markers' paper was told from pale print beside it, 15 until seed 9037's real iron cube was
+    # taken for print seen through; on 900 fresh scenes of the six independent generators, seeds 60000-60049 and
+    # 61000-61099, seeing the print through a part gained 7 and lost 1), 15 with the narrower net (13 before its second
+    # training cycle, 10 before the heaps' pitch), 60 of its first 200 seeds (with the true cube mask 160: the net's
+    # mask takes long lamp shadows for cubes).
     assert exact_share([fifth_scene_pair(9000 + i) for i in range(40)]) >= 0.15
 
 
@@ -338,14 +342,15 @@ def test_exact_counts_on_a_sixth_independent_generator() -> None:
 # Third 50017 was a case (a letter of the printed "STOCK YARD", brought out by a lamp at play, read as a stone)
 # until an empty yard far softer than its frame was sharpened rather than the frame blurred (reader.SHARPEN_FROM):
 # the letter no longer reads as a cube even with this rule off.
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 80090), ("sixth", 70092)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90096), ("sixth", 70049)])
 def test_a_blob_smaller_than_a_cube_the_net_is_unsure_of_is_no_cube(style: str, seed: int,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fifth 80090: a piece of an iron heap's shadow beside it read as coal. Sixth 70092: a dark scrap read as
-    coal. The net marked them, but nowhere surely, and each is smaller than a cube. (Fifth 90077, the end of two
-    iron cubes' long shadow, was a case until the cube net averaged with its lamp-lit fine-tune; second 90144, a
-    grey piece of a low lamp's shadows, until the wider cube net; with the net's first training cycle, fourth
-    50023's sliver of a printed disc and sixth 90015's leftovers of shadows.)"""
+    """Fifth 90096 and sixth 70049 read a cube too many (an event, a stone) without the rule: the net marked a scrap,
+    but nowhere surely, and it is smaller than a cube. (Fifth 80090, a piece of an iron heap's shadow beside it read as
+    coal, and sixth 70092, a dark scrap read as coal, were cases until the canvas widened to 352 pixels; fifth 90077,
+    the end of two iron cubes' long shadow, until the cube net averaged with its lamp-lit fine-tune; second 90144, a
+    grey piece of a low lamp's shadows, until the wider cube net; with the net's first training cycle, fourth 50023's
+    sliver of a printed disc and sixth 90015's leftovers of shadows.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -354,11 +359,12 @@ def test_a_blob_smaller_than_a_cube_the_net_is_unsure_of_is_no_cube(style: str, 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fourth", 50028), ("fourth", 90097)])
+@pytest.mark.parametrize(("style", "seed"), [("fourth", 50028), ("fourth", 50001)])
 def test_one_lamps_shadows_beside_their_cubes_are_no_coal(style: str, seed: int,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fourth 50028 and 90097: a low lamp throws each cube's shadow the same way, and the net marks the
-    shadows with their cubes. Split off from them, each read as a coal cube (five and three too many)."""
+    """Fourth 50028 and 50001: a low lamp throws each cube's shadow the same way, and the net marks the shadows with
+    their cubes. Split off from them, each read as a coal cube (50001: three too many; fourth 90097 was a case until the
+    canvas widened to 352 pixels)."""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -388,14 +394,14 @@ def test_the_debug_view_outlines_what_was_taken_for_shadows(monkeypatch: pytest.
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 50011), ("sixth", 50047)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 50011), ("sixth", 80008)])
 def test_a_lamps_shadow_is_known_beside_any_cube_of_its_heap(style: str, seed: int,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fifth 50011 and sixth 50047 (sixth 70018 until the cube net averaged with its lamp-lit fine-tune, fourth 90099
-    until the wider cube net): once the shadows beside the heaps'
-    cubes show which way the lamp throws them, dark parts lying that way from any cube of their heap are
-    shadows too, not only those the lamp's way was told by. Where only those are taken, a dark part or two is
-    read as coal. (That any cube, not the nearest, is asked is pinned by test_counting's heaps.)"""
+    """Fifth 50011 and sixth 80008 (sixth 50047 until the canvas widened to 352 pixels, sixth 70018 until the cube net
+    averaged with its lamp-lit fine-tune, fourth 90099 until the wider cube net): once the shadows beside the heaps'
+    cubes show which way the lamp throws them, dark parts lying that way from any cube of their heap are shadows too,
+    not only those the lamp's way was told by. Where only those are taken, a dark part or two is read as coal. (That any
+    cube, not the nearest, is asked is pinned by test_counting's heaps.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -404,16 +410,15 @@ def test_a_lamps_shadow_is_known_beside_any_cube_of_its_heap(style: str, seed: i
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed", "kind"), [("fourth", 60034, "coal"), ("fourth", 70076, "coal"),
-                                                     ("fifth", 90008, "iron")])
+@pytest.mark.parametrize(("style", "seed", "kind"), [("fourth", 50001, "coal"), ("fifth", 90139, "iron")])
 def test_print_showing_through_a_part_is_no_cube(style: str, seed: int, kind: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fourth 60034 and 70076: the shadows of a heap of iron and of a heap of iron, stone and white, the only dark
-    parts beside other cubes in their yards, too few to tell a lamp's way from chance; fifth 90008: a heap of
-    iron's shadow on warm brown print, dark orange. The net marks each with its cubes and the split makes a cube
-    of it (coal, coal, iron), but the board's print shows through it, its fine texture the empty yard's: a shadow.
-    (Fourth 50001, a coal cube's own shadow in a heap of coal alone, fourth 80051 and fifth 90135 were the cases
-    until the cube net averaged with its lamp-lit fine-tune.)"""
+    """Shadows too few to tell a lamp's way from chance: fourth 50001, a coal cube's own shadow in a heap of coal alone,
+    and fifth 90139, an event's shadow on warm print, read as iron. The net marks each with its cube and the split makes
+    a cube of it (coal, iron), but the board's print shows through it, its fine texture the empty yard's: a shadow.
+    (Fourth 60034 and 70076, the shadows of a heap of iron and of a heap of iron, stone and white, and fifth 90008, a
+    heap of iron's shadow on warm brown print, were the cases until the canvas widened to 352 pixels; fourth 80051 and
+    fifth 90135 until the cube net averaged with its lamp-lit fine-tune.)"""
     from hardware.stockyard import count
 
     truth, read_again = reads_right(style, seed)
@@ -438,12 +443,13 @@ def test_a_stones_shaded_side_split_off_is_no_coal(style: str, seed: int, monkey
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 90054), ("fifth", 50019)])
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 90054), ("fifth", 50068)])
 def test_pale_yellow_is_no_iron(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The board's yellow print under a warm lamp, or in a cube's shadow, is warm and saturated enough
-    to pass for iron, but yellow: green near red, where an iron top's red is well above its green. (Fifth 90013
-    and second 90051 were the cases until the wider cube net, with which of 2700 cached scenes only the fifth
-    generator's lamps showed it; fifth 70053 until the cube net averaged with its lamp-lit fine-tune.)"""
+    """The board's yellow print under a warm lamp, or in a cube's shadow, is warm and saturated enough to pass for iron,
+    but yellow: green near red, where an iron top's red is well above its green. (Fifth 90013 and second 90051 were the
+    cases until the wider cube net, with which of 2700 cached scenes only the fifth generator's lamps showed it; fifth
+    70053 until the cube net averaged with its lamp-lit fine-tune, fifth 50019 until the canvas widened to 352
+    pixels.)"""
     from hardware.stockyard import classify
 
     truth, read_again = reads_right(style, seed)
@@ -465,13 +471,13 @@ def test_a_camera_out_of_focus_keeps_the_markers_black(style: str, seed: int, mo
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("third", 50012), ("third", 50020)])
+@pytest.mark.parametrize(("style", "seed"), [("third", 50020), ("third", 50028)])
 def test_a_frame_far_softer_than_the_empty_yard_is_sharpened(style: str, seed: int,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Third 50012 and 50020 out of focus: with the empty yard blurred to match the frame instead, the cube
-    net saw two soft pictures, found an iron cube in an empty yard's print and lost a coal cube. (Third 90014 and
-    50032 were cases until the cube net averaged with its lamp-lit fine-tune, third 50005 until the wider cube
-    net, third 90011 until a stone's shaded side was told from coal.)"""
+    """Third 50020 and 50028 out of focus: with the empty yard blurred to match the frame instead, the cube net saw two
+    soft pictures and lost cubes (50028: an iron). (Third 50012, an iron cube found in an empty yard's print, was a case
+    until the canvas widened to 352 pixels, third 90014 and 50032 until the cube net averaged with its lamp-lit
+    fine-tune, third 50005 until the wider cube net, third 90011 until a stone's shaded side was told from coal.)"""
     from hardware.stockyard import reader
 
     truth, read_again = reads_right(style, seed, play=out_of_focus)
@@ -480,12 +486,13 @@ def test_a_frame_far_softer_than_the_empty_yard_is_sharpened(style: str, seed: i
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("first", 50075), ("third", 50016)])
+@pytest.mark.parametrize(("style", "seed"), [("first", 50075), ("third", 50008)])
 def test_an_empty_yard_far_softer_than_the_frame_is_sharpened(style: str, seed: int,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """First 50075 and third 50016, their empty yards photographed out of focus: with the frame blurred to
-    match instead, the cube net saw two soft pictures and lost a coal cube. (Third 50011 was a case until the cube
-    net averaged with its lamp-lit fine-tune, third 50031 until the wider cube net.)"""
+    """First 50075 and third 50008, their empty yards photographed out of focus: with the frame blurred to match
+    instead, the cube net saw two soft pictures and lost coal cubes. (Third 50016 was a case until the canvas widened to
+    352 pixels, third 50011 until the cube net averaged with its lamp-lit fine-tune, third 50031 until the wider cube
+    net.)"""
     from hardware.stockyard import reader
 
     truth, read_again = reads_right(style, seed, empty_yard=out_of_focus)
