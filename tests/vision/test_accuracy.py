@@ -254,14 +254,13 @@ def test_a_heaps_pitch_smaller_than_its_lone_looking_blobs_outweighs_them(style:
 @pytest.mark.parametrize(("style", "seed"), [("fifth", 80056), ("fifth", 80083)])
 def test_a_lone_looking_blob_narrower_than_the_rest_does_not_measure_the_size(style: str, seed: int,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the wider cube net's tighter outlines, a lone-looking blob narrower than the rest is more often a
-    fragment than a whole cube seen from aside, and measuring the cube size on it shrinks the size: fifth 80056 and
-    80083 read a cube off with the rule and three without. Since the canvas widened to 352 pixels no scene of the
-    six independent generators' 2700 cached ones and 900 never-seen ones is far off without it (fifth 80008 read 20
-    cubes for 12 so until then, and fifth 90105 29 for 10, not 16), but 11 fewer cubes are wrong with it on the 2700
-    (1599 against 1610; 25 at 320 pixels), none more on any scene. With the narrower net the rule went the other way,
-    count.LONE_NARROWEST 0.7: first 90134, fifth 50070 and sixth 70027 read wrong without their narrower lone cubes
-    measuring."""
+    """With the wider cube net's tighter outlines, a lone-looking blob narrower than the rest is more often a fragment
+    than a whole cube seen from aside, and measuring the cube size on it shrinks the size: fifth 80056 and 80083 read a
+    cube off with the rule and three without. Since the canvas widened to 352 pixels no scene of the six independent
+    generators' 2700 cached ones and 900 never-seen ones is far off without it (fifth 80008 read 20 cubes for 12 so
+    until then, and fifth 90105 29 for 10, not 16), but 11 fewer cubes are wrong with it on the 2700 (1599 against 1610;
+    25 at 320 pixels), none more on any scene. With the narrower net the rule went the other way, count.LONE_NARROWEST
+    0.7: first 90134, fifth 50070 and sixth 70027 read wrong without their narrower lone cubes measuring."""
     from hardware.stockyard import count
 
     pair = NAMED[style](seed)
@@ -414,8 +413,8 @@ def test_a_lamps_shadow_is_known_beside_any_cube_of_its_heap(style: str, seed: i
 def test_print_showing_through_a_part_is_no_cube(style: str, seed: int, kind: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Shadows too few to tell a lamp's way from chance: fourth 50001, a coal cube's own shadow in a heap of coal alone,
-    and fifth 90139, an event's shadow on warm print, read as iron. The net marks each with its cube and the split makes
-    a cube of it (coal, iron), but the board's print shows through it, its fine texture the empty yard's: a shadow.
+    and fifth 90139, beside its one event cube, read as iron. The net marks each with its cube and the split makes a
+    cube of it (coal, iron), but the board's print shows through it, its fine texture the empty yard's: a shadow.
     (Fourth 60034 and 70076, the shadows of a heap of iron and of a heap of iron, stone and white, and fifth 90008, a
     heap of iron's shadow on warm brown print, were the cases until the canvas widened to 352 pixels; fourth 80051 and
     fifth 90135 until the cube net averaged with its lamp-lit fine-tune.)"""
@@ -475,8 +474,8 @@ def test_a_camera_out_of_focus_keeps_the_markers_black(style: str, seed: int, mo
 def test_a_frame_far_softer_than_the_empty_yard_is_sharpened(style: str, seed: int,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Third 50020 and 50028 out of focus: with the empty yard blurred to match the frame instead, the cube net saw two
-    soft pictures and lost cubes (50028: an iron). (Third 50012, an iron cube found in an empty yard's print, was a case
-    until the canvas widened to 352 pixels, third 90014 and 50032 until the cube net averaged with its lamp-lit
+    soft pictures and read wrong (50028: an iron short). (Third 50012, an iron cube found in an empty yard's print, was
+    a case until the canvas widened to 352 pixels, third 90014 and 50032 until the cube net averaged with its lamp-lit
     fine-tune, third 50005 until the wider cube net, third 90011 until a stone's shaded side was told from coal.)"""
     from hardware.stockyard import reader
 
