@@ -297,15 +297,15 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
                 box: dict[str, int] | None = None, reach: float = 0.0,
                 light: NDArray[np.float32] | None = None, sure: Mask | None = None,
                 empty_print: NDArray[np.float32] | None = None, empty: FloatImage | None = None,
-                heap_side: float | None = None) -> CubeCount:
+                known_side: float | None = None) -> CubeCount:
     """The cubes in a foreground mask. `box` is how many of each kind the game has, where known.
     `reach`: how far past `yard` (the marker centres) the yard may go, where markers lie inside its corners.
     `light`: how much the light changed since calibration across the canvas, where `colours` do not
     already account for it. `sure`: where the cube net is sure of a cube (see WEAK_SHARE). `empty_print`: the
     empty yard's print texture (matching.print_texture), where known, to see it through a shadow (PRINT_LIKENESS);
-    `empty`: the empty yard's colours, to see the whole board through one (BOARD_LIKENESS). `heap_side`: the
+    `empty`: the empty yard's colours, to see the whole board through one (BOARD_LIKENESS). `known_side`: the
     cube side another count of this frame measured, for where no cube lies alone and too few one-colour
-    patches vote."""
+    patches vote (the heaps' widths alone then give one far too wide)."""
     # Half the area of a square 1/30 of the yard wide: a cube 1/40 of the yard wide still passes, specks do not.
     smallest = (yard_width / 30.0) ** 2 * 0.5
     blobs = find_blobs(mask, edge, smallest, sure)
@@ -349,7 +349,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     if not lone.any():
         # Every cube touches another, so the widths measured were heaps'. A heap's one-colour patches are
         # narrower: a coal among iron, a row of two stones, is one cube wide.
-        patch_side = _side_from_colour_patches(blobs, colours, yard_width / NARROWEST) or heap_side
+        patch_side = _side_from_colour_patches(blobs, colours, yard_width / NARROWEST) or known_side
         if patch_side is not None and patch_side < PATCH_SIDE * side:
             side = max(patch_side, yard_width / NARROWEST)
             footprints = [unsmear(b, camera, side) for b in blobs]

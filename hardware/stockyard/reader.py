@@ -198,7 +198,7 @@ class YardReader:
                 view.margin + view.height + slack)
         reach = marker_reach(frame.sighting, frame.to_canvas)
 
-        def count_at(threshold: float, heap_side: float | None = None) -> tuple[CubeCount, NDArray[np.uint8]]:
+        def count_at(threshold: float, known_side: float | None = None) -> tuple[CubeCount, NDArray[np.uint8]]:
             """The cubes where the net's logit is over `threshold`, and that mask."""
             mask = np.where((logits > threshold) & (compared.allowed > 0), 255, 0).astype(np.uint8)
             # The frame's own colours know nothing of a lamp over part of the yard; the matched ones were
@@ -207,7 +207,7 @@ class YardReader:
             # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
             count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard,
                                 IN_THE_BOX, reach, light, sure, compared.empty.print, compared.empty.colours,
-                                heap_side)
+                                known_side)
             return count, mask
 
         count, mask = count_at(CUBE_LOGIT)
