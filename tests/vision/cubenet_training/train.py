@@ -102,7 +102,8 @@ steps, --rate 1e-3, 22 minutes): 2126 of the six independent generators' 2700 ca
 shipped net reads 2158, though fewer cubes wrong (1478 against 1542); 706 of the 900 never-seen (712).
 Averaged with the shipped net, half each: 2155 (1563). On a larger canvas (see geometry.CANVAS_WIDTH) it fares
 better than the shipped net in cubes wrong, not in scenes: at 352 pixels 2180 (1402) and 722 of the 900 (453
-cubes wrong), where the shipped net reads 2198 (1600) and 722 (496).
+cubes wrong), where the shipped net read 2198 (1600) and 722 (496) before recounts kept the first count's cube side
+(2199 and 722 since).
 """
 
 from __future__ import annotations
@@ -365,7 +366,9 @@ def batch(xs: list[NDArray[np.float16]], ys: list[NDArray[np.uint8]], ms: list[N
         x[..., :3] += off.astype(np.float32)
         if shadowed and rng.random() < shadowed:  # drawn only when asked: the default's windows stay as they were
             x[..., :3] += tinted_shadow(rng)
-        if sides is not None and rng.random() < cast:  # sides are measured only when --cast asks for shadows
+        # Sides are measured only when --cast asks for shadows. A shadow is cut from the scene's cube mask round
+        # the window, at the scene's scale: not on a varied window, drawn larger or smaller.
+        if sides is not None and not vary and rng.random() < cast:
             top, left = max(0, y0 - CAST_MARGIN), max(0, x0 - CAST_MARGIN)
             around = ys[i][top:y0 + CROP + CAST_MARGIN, left:x0 + CROP + CAST_MARGIN]
             shadow = cast_shadow(around, sides[i], rng)[y0 - top:y0 - top + CROP, x0 - left:x0 - left + CROP]
