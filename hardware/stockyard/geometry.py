@@ -59,8 +59,9 @@ class CanonicalView:
 # 2026-11-30) reads 2190 (1430) and 722 (454), the crowds 31: again fewer cubes wrong, no more scenes (it misses
 # more stones, 189 scenes against 162), and no other cube threshold helps it (reader.CUBE_LOGIT 0.4: 2182, 1.0:
 # 2172). Its logits averaged with the shipped net's at every frame read 2201 and 734, for a second net's run
-# (3-4 ms a canvas on one thread, most of the slowest style's 4 ms to spare): not kept. Less of a heap's area taken for hidden gaps (count.HEAP_GAP 0.1, not 0.2)
-# wins the crowds back (35 of 40) but reads 2195 (1652) and 723 (516): a wash, left as it was.
+# (3-4 ms a canvas on one thread, most of the slowest style's 4 ms to spare): not kept. Less of a heap's area
+# taken for hidden gaps (count.HEAP_GAP 0.1, not 0.2) wins the crowds back (35 of 40) but reads 2195 (1652) and
+# 723 (516): a wash, left as it was.
 CANVAS_WIDTH = 352
 
 
