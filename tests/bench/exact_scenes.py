@@ -1,0 +1,202 @@
+"""How many scenes of the six independent generators the stock-yard reader counts exactly: cached once, read
+again after each change, two readings compared scene by scene. A tool for judging a change to the reader or a
+new cube net, as ab_reader.py judges its speed; not part of `make bench`.
+
+    python tests/bench/exact_scenes.py cache DIR [--first 200000] [--count 200] [--processes 2]
+    python tests/bench/exact_scenes.py read DIR OUT.json [--model NET.onnx] [--set count.SPECK=0.25 ...]
+    python tests/bench/exact_scenes.py compare BEFORE.json AFTER.json
+
+`cache` writes each scene (the empty yard, the play frame and its true counts) as DIR/GENERATOR-SEED.npz: making
+them is most of the time (1200 scenes: about ten minutes on two cores), reading them again two minutes. `read`
+prints the scenes counted exactly, per generator, the cubes counted wrong and which kinds were too many or too
+few, and writes every scene's reading to OUT.json; `--set` changes a setting of hardware.stockyard's modules for
+that reading, `--model` reads with another cube net. `compare` lists the scenes one reading got right and the
+other wrong. Choose seeds no setting was tuned on and no net trained on: the training scenes start at 100 000
+(cubenet_training.scenes), the counter's settings were chosen on 50 000-50 099, 60 000-61 099, 70 000-70 099,
+80 000-80 099 (the bench's) and 90 000-90 149; 200 000 and up were fresh on 2026-12-01.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from multiprocessing import Pool, get_context
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from hardware.stockyard import YardReader, build_profile  # noqa: E402
+from hardware.stockyard.classify import KINDS  # noqa: E402
+from hardware.stockyard.cubenet import MODEL, CubeNet  # noqa: E402
+from tableassist.errors import UserError  # noqa: E402
+from tests.vision.scenes_blind import blind_scene_pair  # noqa: E402
+from tests.vision.scenes_fifth import fifth_scene_pair  # noqa: E402
+from tests.vision.scenes_fourth import fourth_scene_pair  # noqa: E402
+from tests.vision.scenes_indep import indep_scene_pair  # noqa: E402
+from tests.vision.scenes_sixth import sixth_scene_pair  # noqa: E402
+from tests.vision.scenes_third import third_scene_pair  # noqa: E402
+
+GENERATORS: dict[str, Callable[[int], Any]] = {
+    "indep": indep_scene_pair, "blind": blind_scene_pair, "third": third_scene_pair,
+    "fourth": fourth_scene_pair, "fifth": fifth_scene_pair, "sixth": sixth_scene_pair}
+
+Reading = dict[str, Any]  # one scene's: "want" and "got" (counts; got None where it could not be read), "unsure"
+
+
+def cache_scene(out: Path, generator: str, seed: int) -> Path | None:
+    """One scene written to `out`, or None where its generator gives up on the seed."""
+    path = out / f"{generator}-{seed}.npz"
+    if not path.exists():
+        try:
+            pair = GENERATORS[generator](seed)
+        except RuntimeError:  # the fourth generator gives up on a seed whose markers it cannot show
+            return None
+        counts = np.array([pair.play.counts[kind] for kind in KINDS])
+        np.savez_compressed(path, calibration=pair.calibration, play=pair.play.image, counts=counts)
+    return path
+
+
+def _cache_job(job: tuple[Path, str, int]) -> None:
+    cv2.setNumThreads(1)
+    cache_scene(*job)
+
+
+def setting(assignment: str) -> tuple[object, str, object]:
+    """`module.NAME=VALUE` (a module of hardware.stockyard, a Python literal) as (module, NAME, VALUE)."""
+    target, sep, literal = assignment.partition("=")
+    module_name, _, name = target.strip().rpartition(".")
+    if not sep or not module_name:
+        raise ValueError(f"{assignment!r}: write it as module.NAME=VALUE, e.g. count.SPECK=0.25")
+    module = importlib.import_module(f"hardware.stockyard.{module_name}")
+    if not hasattr(module, name):
+        raise ValueError(f"{assignment!r}: hardware.stockyard.{module_name} has no {name}")
+    try:
+        value = ast.literal_eval(literal.strip())
+    except (ValueError, SyntaxError) as err:
+        raise ValueError(f"{assignment!r}: {literal.strip()!r} is not a Python literal") from err
+    return module, name, value
+
+
+def _apply(settings: Sequence[str], model: Path | None) -> None:
+    """In each reading process: the settings changed and the net chosen before any reader is made."""
+    cv2.setNumThreads(1)
+    for assignment in settings:
+        module, name, value = setting(assignment)
+        setattr(module, name, value)
+    global _net
+    _net = CubeNet(model or MODEL)
+
+
+_net: CubeNet | None = None  # each reading process's: made once, lent to each scene's reader
+
+
+def read_scene(path: Path) -> tuple[str, Reading]:
+    with np.load(path) as scene:
+        want = {kind: int(n) for kind, n in zip(KINDS, scene["counts"], strict=True)}
+        try:
+            reading = YardReader(build_profile(scene["calibration"]), _net).read(scene["play"]).reading
+        except UserError as err:  # an empty yard whose markers cannot be found: read wrong
+            return path.stem, {"want": want, "got": None, "unsure": str(err)}
+    return path.stem, {"want": want, "got": reading.counts(), "unsure": reading.unsure}
+
+
+def read_all(paths: Sequence[Path], settings: Sequence[str] = (), model: Path | None = None,
+             processes: int = 2) -> dict[str, Reading]:
+    # Started afresh, not forked: a process forked from one that has run the cube net waits for ever on the
+    # parent's ONNX Runtime locks when it makes a net of its own.
+    with get_context("spawn").Pool(processes, initializer=_apply, initargs=(list(settings), model)) as pool:
+        return dict(pool.map(read_scene, paths, chunksize=8))
+
+
+def exact(reading: Reading) -> bool:
+    return reading["got"] is not None and reading["got"] == reading["want"]
+
+
+def summary(readings: dict[str, Reading]) -> str:
+    per: dict[str, list[int]] = {}
+    misses: Counter[str] = Counter()
+    wrong = 0
+    for name, reading in readings.items():
+        tally = per.setdefault(name.split("-")[0], [0, 0])
+        tally[0] += exact(reading)
+        tally[1] += 1
+        got = reading["got"] or dict.fromkeys(KINDS, 0)
+        for kind in KINDS:
+            off = got[kind] - reading["want"][kind]
+            wrong += abs(off)
+            if off:
+                misses[f"{kind} {'too many' if off > 0 else 'too few'}"] += 1
+    right = sum(tally[0] for tally in per.values())
+    return "\n".join([
+        f"{right} of {len(readings)} scenes exact ({100 * right / max(len(readings), 1):.1f} %), {wrong} cubes wrong",
+        "  ".join(f"{name} {n}/{of}" for name, (n, of) in sorted(per.items())),
+        "scenes with " + ", ".join(f"{kind} {n}" for kind, n in misses.most_common())])
+
+
+def compare(before: dict[str, Reading], after: dict[str, Reading]) -> tuple[list[str], list[str]]:
+    """The scenes read by both that `after` gained (read right, `before` wrong) and lost."""
+    both = sorted(before.keys() & after.keys())
+    gained = [name for name in both if exact(after[name]) and not exact(before[name])]
+    lost = [name for name in both if exact(before[name]) and not exact(after[name])]
+    return gained, lost
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("cache", help="write the scenes")
+    make.add_argument("out", type=Path)
+    make.add_argument("--first", type=int, default=200_000)
+    make.add_argument("--count", type=int, default=200, help="seeds per generator")
+    make.add_argument("--processes", type=int, default=2)
+    read = commands.add_parser("read", help="read the cached scenes")
+    read.add_argument("scenes", type=Path)
+    read.add_argument("out", type=Path)
+    read.add_argument("--model", type=Path)
+    read.add_argument("--set", dest="settings", action="append", default=[], metavar="module.NAME=VALUE")
+    read.add_argument("--processes", type=int, default=2)
+    against = commands.add_parser("compare", help="two readings scene by scene")
+    against.add_argument("before", type=Path)
+    against.add_argument("after", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "cache":
+        args.out.mkdir(parents=True, exist_ok=True)
+        jobs = [(args.out, name, args.first + i) for i in range(args.count) for name in GENERATORS]
+        with Pool(args.processes) as pool:
+            pool.map(_cache_job, jobs, chunksize=4)
+        print(f"{len(list(args.out.glob('*.npz')))} scenes in {args.out}")
+    elif args.command == "read":
+        try:
+            for assignment in args.settings:
+                setting(assignment)  # each checked here, so that a typo is one line, not a traceback per process
+        except ValueError as err:
+            parser.error(str(err))
+        if args.model is not None and not args.model.is_file():
+            parser.error(f"no cube net at {args.model}")
+        paths = sorted(args.scenes.glob("*.npz"))
+        if not paths:
+            parser.error(f"no cached scenes in {args.scenes} (write them with `cache` first)")
+        readings = read_all(paths, args.settings, args.model, args.processes)
+        args.out.write_text(json.dumps(readings, indent=0))
+        print(summary(readings))
+    else:
+        before, after = (json.loads(path.read_text()) for path in (args.before, args.after))
+        gained, lost = compare(before, after)
+        print(f"{len(gained)} gained, {len(lost)} lost of {len(before.keys() & after.keys())} scenes read by both")
+        print("gained: " + " ".join(gained))
+        print("lost: " + " ".join(lost))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
