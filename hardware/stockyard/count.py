@@ -690,6 +690,11 @@ SHADOW_REACH = 1.6  # cube sides: a dark part farther than this from every neigh
 # 250 bench scenes unchanged. Shadows of coal itself in a heap of coal alone, taken the same way, read 4 more of
 # the 1500 but none more of the 600 (2 gained, 2 lost): not taken.
 SHADOW_ALONG = 0.7  # radians: a dark part beyond a shadow or a cube, within this of the shadows' way, is a shadow
+# Tried and not kept (2026-12-01, 1200 scenes of the six independent generators, seeds 200000-200199, 992 exact):
+# a second lamp's way, sought among the dark parts the first left, changed no scene; the lamp's way taken also from
+# the dark side of each cube not coal (its shaded face or its shadow, where a quarter of its outline is under 0.35
+# of its top's brightness, and not along the camera's smear), so that fewer dark parts need agree: 992 (3 gained,
+# 3 lost), coal counted too many in 72 -> 66 scenes but too few in 36 -> 42; with looser darkness, 947-980.
 
 
 # A shadow darkens the board but hides none of it: the print's fine texture (paper grain, ink lines, gravel) shows
