@@ -694,7 +694,8 @@ SHADOW_ALONG = 0.7  # radians: a dark part beyond a shadow or a cube, within thi
 # a second lamp's way, sought among the dark parts the first left, changed no scene; the lamp's way taken also from
 # the dark side of each cube not coal (its shaded face or its shadow, where a quarter of its outline is under 0.35
 # of its top's brightness, and not along the camera's smear), so that fewer dark parts need agree: 992 (3 gained,
-# 3 lost), coal counted too many in 72 -> 66 scenes but too few in 36 -> 42; with looser darkness, 947-980.
+# 3 lost), coal counted too many in 72 -> 66 scenes but too few in 36 -> 42; with the smear's way not left out, or
+# darkness under 0.5 over a sixth of the outline, 947-984.
 
 
 # A shadow darkens the board but hides none of it: the print's fine texture (paper grain, ink lines, gravel) shows

@@ -107,7 +107,7 @@ cubes wrong), where the shipped net read 2198 (1600) and 722 (496) before recoun
 
 The fifth generator's hard lamp shadows taught, measured and not shipped (2026-12-01): the shipped net fine-tuned on
 2 198 scenes of `data --main 200 --alt 100 --indep 300 --blind 200 --third 300 --fifth 800 --lamp 300 --skip 7000`
-(8 000 steps, --rate 1e-3, 19 minutes; loss 0.030 -> 0.014). On 1200 scenes of the six independent generators
+(8 000 steps, --rate 1e-3, 19 minutes; loss 0.030 -> 0.013). On 1200 scenes of the six independent generators
 (`tests/bench/exact_scenes.py`, seeds 200 000-200 199), where the shipped net reads 992 (725 cubes wrong): 975
 (455). It learned that dark is shadow: coal cubes too few in 112 scenes (36 before), a black cube on pale print
 missed whole (blind 200180). Averaged with the shipped net, half each: 999 (553), but all of it on the fifth it was
