@@ -77,7 +77,10 @@ def setting(assignment: str) -> tuple[object, str, object]:
     module_name, _, name = target.strip().rpartition(".")
     if not sep or not module_name:
         raise ValueError(f"{assignment!r}: write it as module.NAME=VALUE, e.g. count.SPECK=0.25")
-    module = importlib.import_module(f"hardware.stockyard.{module_name}")
+    try:
+        module = importlib.import_module(f"hardware.stockyard.{module_name}")
+    except ModuleNotFoundError as err:
+        raise ValueError(f"{assignment!r}: hardware.stockyard has no module {module_name}") from err
     if not hasattr(module, name):
         raise ValueError(f"{assignment!r}: hardware.stockyard.{module_name} has no {name}")
     try:

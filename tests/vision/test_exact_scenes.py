@@ -24,6 +24,7 @@ def test_a_setting_names_a_module_of_the_reader_and_a_literal() -> None:
     ("CUBE_LOGIT=1", "module.NAME=VALUE"),
     ("reader.CUBE_LOGIT", "module.NAME=VALUE"),
     ("reader.NO_SUCH_SETTING=1", "has no NO_SUCH_SETTING"),
+    ("no_such_module.CUBE_LOGIT=1", "has no module no_such_module"),
     ("reader.CUBE_LOGIT=os.system('true')", "not a Python literal"),
 ])
 def test_a_setting_written_wrong_is_refused_with_what_was_wrong(assignment: str, says: str) -> None:
