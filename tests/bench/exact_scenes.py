@@ -16,8 +16,8 @@ other wrong. Choose seeds no setting was tuned on and no net trained on: the tra
 80 000-80 099 (the bench's) and 90 000-90 149; 200 000 and up were fresh on 2026-12-01.
 
 The reader as of 2026-12-01 reads 992 of the 1200 scenes `cache` writes by default exactly (725 cubes wrong): blind
-196, indep 191, fourth 179, sixth 176, third 160 and fifth 90 of 200. A cache that reads otherwise with that
-reader was written by changed generators.
+196, indep 191, fourth 179, sixth 176, third 160 and fifth 90 of 200; where a cache reads otherwise with that
+reader, look first at what changed in the generators.
 """
 
 from __future__ import annotations
