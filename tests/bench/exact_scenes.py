@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -43,30 +42,26 @@ from hardware.stockyard import YardReader, build_profile  # noqa: E402
 from hardware.stockyard.classify import KINDS  # noqa: E402
 from hardware.stockyard.cubenet import MODEL, CubeNet  # noqa: E402
 from tableassist.errors import UserError  # noqa: E402
-from tests.vision.scenes_blind import blind_scene_pair  # noqa: E402
-from tests.vision.scenes_fifth import fifth_scene_pair  # noqa: E402
-from tests.vision.scenes_fourth import fourth_scene_pair  # noqa: E402
-from tests.vision.scenes_indep import indep_scene_pair  # noqa: E402
-from tests.vision.scenes_sixth import sixth_scene_pair  # noqa: E402
-from tests.vision.scenes_third import third_scene_pair  # noqa: E402
+from tests.vision.cubenet_training.repin import save_scene, saved_scene  # noqa: E402
+from tests.vision.cubenet_training.scenes import GENERATORS as TRAINING_GENERATORS  # noqa: E402
 
+# The six independent generators, by the names the cube net's training scenes go by.
 GENERATORS: dict[str, Callable[[int], Any]] = {
-    "indep": indep_scene_pair, "blind": blind_scene_pair, "third": third_scene_pair,
-    "fourth": fourth_scene_pair, "fifth": fifth_scene_pair, "sixth": sixth_scene_pair}
+    name: TRAINING_GENERATORS[name][0] for name in ("indep", "blind", "third", "fourth", "fifth", "sixth")}
 
-Reading = dict[str, Any]  # one scene's: "want" and "got" (counts; got None where it could not be read), "unsure"
+SceneReading = dict[str, Any]  # one scene's: "want" and "got" (counts; got None where it could not be read), "unsure"
 
 
 def cache_scene(out: Path, generator: str, seed: int) -> Path | None:
-    """One scene written to `out`, or None where its generator gives up on the seed."""
+    """One scene written to `out` (as repin's --cache writes them: either reads the other's), or None where its
+    generator gives up on the seed."""
     path = out / f"{generator}-{seed}.npz"
     if not path.exists():
         try:
             pair = GENERATORS[generator](seed)
         except RuntimeError:  # the fourth generator gives up on a seed whose markers it cannot show
             return None
-        counts = np.array([pair.play.counts[kind] for kind in KINDS])
-        np.savez_compressed(path, calibration=pair.calibration, play=pair.play.image, counts=counts)
+        save_scene(path, pair)
     return path
 
 
@@ -107,29 +102,29 @@ def _apply(settings: Sequence[str], model: Path | None) -> None:
 _net: CubeNet | None = None  # each reading process's: made once, lent to each scene's reader
 
 
-def read_scene(path: Path) -> tuple[str, Reading]:
-    with np.load(path) as scene:
-        want = {kind: int(n) for kind, n in zip(KINDS, scene["counts"], strict=True)}
-        try:
-            reading = YardReader(build_profile(scene["calibration"]), _net).read(scene["play"]).reading
-        except UserError as err:  # an empty yard whose markers cannot be found: read wrong
-            return path.stem, {"want": want, "got": None, "unsure": str(err)}
+def read_scene(path: Path) -> tuple[str, SceneReading]:
+    pair = saved_scene(path)
+    want = pair.play.counts
+    try:
+        reading = YardReader(build_profile(pair.calibration), _net).read(pair.play.image).reading
+    except UserError as err:  # an empty yard whose markers cannot be found: read wrong
+        return path.stem, {"want": want, "got": None, "unsure": str(err)}
     return path.stem, {"want": want, "got": reading.counts(), "unsure": reading.unsure}
 
 
 def read_all(paths: Sequence[Path], settings: Sequence[str] = (), model: Path | None = None,
-             processes: int = 2) -> dict[str, Reading]:
+             processes: int = 2) -> dict[str, SceneReading]:
     # Started afresh, not forked: a process forked from one that has run the cube net waits for ever on the
     # parent's ONNX Runtime locks when it makes a net of its own.
     with get_context("spawn").Pool(processes, initializer=_apply, initargs=(list(settings), model)) as pool:
         return dict(pool.map(read_scene, paths, chunksize=8))
 
 
-def exact(reading: Reading) -> bool:
+def exact(reading: SceneReading) -> bool:
     return reading["got"] is not None and reading["got"] == reading["want"]
 
 
-def summary(readings: dict[str, Reading]) -> str:
+def summary(readings: dict[str, SceneReading]) -> str:
     per: dict[str, list[int]] = {}
     misses: Counter[str] = Counter()
     wrong = 0
@@ -150,7 +145,7 @@ def summary(readings: dict[str, Reading]) -> str:
         "scenes with " + ", ".join(f"{kind} {n}" for kind, n in misses.most_common())])
 
 
-def compare(before: dict[str, Reading], after: dict[str, Reading]) -> tuple[list[str], list[str]]:
+def compare(before: dict[str, SceneReading], after: dict[str, SceneReading]) -> tuple[list[str], list[str]]:
     """The scenes read by both that `after` gained (read right, `before` wrong) and lost."""
     both = sorted(before.keys() & after.keys())
     gained = [name for name in both if exact(after[name]) and not exact(before[name])]

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from hardware.stockyard import YardReader, build_profile, reader
-from tests.bench.exact_scenes import Reading, cache_scene, compare, read_all, setting, summary
+from tests.bench.exact_scenes import SceneReading, cache_scene, compare, read_all, setting, summary
+from tests.vision.cubenet_training.repin import saved_scene
 from tests.vision.scenes_indep import indep_scene_pair
 
 NONE = {"iron": 0, "stone": 0, "coal": 0, "event": 0}
@@ -33,7 +34,7 @@ def test_a_setting_written_wrong_is_refused_with_what_was_wrong(assignment: str,
 
 
 def test_the_summary_counts_exact_scenes_per_generator_and_the_cubes_wrong() -> None:
-    readings: dict[str, Reading] = {
+    readings: dict[str, SceneReading] = {
         "indep-1": {"want": {**NONE, "iron": 2}, "got": {**NONE, "iron": 2}, "unsure": None},
         "indep-2": {"want": {**NONE, "coal": 1}, "got": {**NONE, "coal": 3, "stone": 1}, "unsure": None},
         "fifth-1": {"want": {**NONE, "event": 1}, "got": None, "unsure": "no markers"},
@@ -56,8 +57,7 @@ def test_a_cached_scene_reads_as_the_reader_reads_it_and_a_setting_reaches_the_r
     path = cache_scene(tmp_path, "indep", 70_000)
     assert path is not None and cache_scene(tmp_path, "indep", 70_000) == path  # written once
     pair = indep_scene_pair(70_000)
-    with np.load(path) as scene:
-        assert np.array_equal(scene["play"], pair.play.image)
+    assert np.array_equal(saved_scene(path).play.image, pair.play.image)
     direct = YardReader(build_profile(pair.calibration)).read(pair.play.image).reading.counts()
     readings = read_all([path], processes=1)
     assert readings == {"indep-70000": {"want": pair.play.counts, "got": direct, "unsure": None}}

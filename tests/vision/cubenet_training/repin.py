@@ -37,17 +37,25 @@ def cached(make: Callable[[int], Any], style: str, cache: Path | None) -> Callab
     def scene(seed: int) -> Any:
         path = cache / f"{style}-{seed}.npz"
         if not path.exists():
-            pair = make(seed)
-            cache.mkdir(parents=True, exist_ok=True)
-            np.savez_compressed(path, cal=pair.calibration, play=pair.play.image,
-                                counts=np.array(list(pair.play.counts.values())),
-                                kinds=np.array(list(pair.play.counts)))
-        saved = np.load(path)
+            save_scene(path, make(seed))
+        return saved_scene(path)
+
+    return scene
+
+
+def save_scene(path: Path, pair: Any) -> None:
+    """A generator's scene pair written as .npz: all a reading needs (see `saved_scene`)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, cal=pair.calibration, play=pair.play.image,
+                        counts=np.array(list(pair.play.counts.values())), kinds=np.array(list(pair.play.counts)))
+
+
+def saved_scene(path: Path) -> Any:
+    """A scene `save_scene` wrote, as a pair again: .calibration, and .play with .image and .counts."""
+    with np.load(path) as saved:
         counts = dict(zip(map(str, saved["kinds"]), map(int, saved["counts"]), strict=True))
         play = types.SimpleNamespace(image=saved["play"], counts=counts)
         return types.SimpleNamespace(calibration=saved["cal"], play=play)
-
-    return scene
 
 
 def seeds(spans: list[str]) -> list[int]:
