@@ -54,7 +54,7 @@ run: setup
 
 # Retrain the stock-yard reader's cube net from generated scenes (about an hour and a half on two cores: half an
 # hour writing the scenes, then two training cycles of about half an hour, the second from the first at a third of
-# its rate).
+# its rate), then the net in 8 bits for the reader (seconds).
 # PyTorch is needed only here, so it is installed only here.
 CUBENET_DATA ?= /tmp/cubenet-data
 cubenet: setup
@@ -69,6 +69,8 @@ cubenet: setup
 	$(PY) -m tests.vision.cubenet_training.train $(CUBENET_DATA) --start $(CUBENET_DATA)/second.onnx \
 	  --steps 16000 --rate 1e-3 --out $(CUBENET_DATA)/lamp.onnx
 	$(PY) -m tests.vision.cubenet_training.average $(CUBENET_DATA)/second.onnx $(CUBENET_DATA)/lamp.onnx \
+	  --out tests/vision/cubenet_training/cubenet.onnx
+	$(PY) -m tests.vision.cubenet_training.quantise $(CUBENET_DATA) tests/vision/cubenet_training/cubenet.onnx \
 	  --out hardware/stockyard/cubenet.onnx
 
 bench: setup

@@ -10,12 +10,14 @@ import pytest
 
 from hardware.stockyard import YardReader, build_profile
 from hardware.stockyard.cubenet import MODEL, CubeNet, ModelMissing
+from hardware.stockyard.reader import CUBE_LOGIT
 from tests.vision.cubenet_training.oracle import SURE, TrueMask, TrueRim, truth_on_canvas
 from tests.vision.cubenet_training.scenes import GENERATORS, labelled_scene, true_scene
 
 # Below every generator's training seeds (they start at GENERATORS[...][1]).
 UNSEEN = {"main": 7, "alt": 8, "indep": 9, "blind": 11, "third": 12}
 UNSEEN_BY_ALL = 13
+TRAINED = Path(__file__).parent / "cubenet_training" / "cubenet.onnx"  # the net as trained, in floats
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +45,22 @@ def test_an_empty_yard_is_no_cubes(net: CubeNet) -> None:
     assert scene is not None
     empty = scene.empty.astype(np.float32)
     assert np.mean(net.logits(empty, empty) > 0) < 0.002
+
+
+def test_the_8_bit_net_answers_as_the_net_it_was_made_from(net: CubeNet) -> None:
+    # The reader runs the trained net in 8 bits (quantise.py); quantising moves each logit a little, and a mask
+    # cut at the reader's threshold by at most a few pixels on each cube's rim.
+    trained = CubeNet(TRAINED)
+    assert MODEL.read_bytes() != TRAINED.read_bytes()
+    for generator in ("indep", "third"):
+        scene = labelled_scene(generator, UNSEEN[generator])
+        assert scene is not None
+        now, empty, allowed = scene.now.astype(np.float32), scene.empty.astype(np.float32), scene.allowed > 0
+        shipped, exact = net.logits(now, empty)[allowed], trained.logits(now, empty)[allowed]
+        near = np.abs(exact - CUBE_LOGIT) < 3
+        assert 0 < np.sqrt(np.mean((shipped - exact)[near] ** 2)) < 0.5
+        differ = np.count_nonzero((shipped > CUBE_LOGIT) != (exact > CUBE_LOGIT))
+        assert differ < 0.03 * np.count_nonzero(exact > CUBE_LOGIT)
 
 
 def test_a_missing_model_says_so(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""Train the cube net and write it as ONNX for ONNX Runtime (hardware/stockyard/cubenet.onnx).
+"""Train the cube net and write it as ONNX for ONNX Runtime (tests/vision/cubenet_training/cubenet.onnx: the
+reader runs it in 8 bits, as quantise.py makes it from this one).
 
-    python -m tests.vision.cubenet_training.train DATA_DIR --out hardware/stockyard/cubenet.onnx
+    python -m tests.vision.cubenet_training.train DATA_DIR --out tests/vision/cubenet_training/cubenet.onnx
 
 Needs PyTorch (`pip install torch==2.13.0 onnx`), which the product and its tests do not: the Pi only runs the
 exported net. DATA_DIR holds the scenes `python -m tests.vision.cubenet_training.data` wrote. Two CPU cores
@@ -554,7 +555,7 @@ def _widths(text: str) -> tuple[int, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", type=Path, nargs="?", help="the scenes to train on (not with --redeploy)")
-    parser.add_argument("--out", type=Path, default=Path("hardware/stockyard/cubenet.onnx"))
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("cubenet.onnx"))
     parser.add_argument("--steps", type=int, default=24000)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--shadowed", type=float, default=0.0, help="share of windows given a tinted cast shadow")
