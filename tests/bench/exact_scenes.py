@@ -13,11 +13,13 @@ few, and writes every scene's reading to OUT.json; `--set` changes a setting of 
 that reading, `--model` reads with another cube net. `compare` lists the scenes one reading got right and the
 other wrong. Choose seeds no setting was tuned on and no net trained on: the training scenes start at 100 000
 (cubenet_training.scenes), the counter's settings were chosen on 50 000-50 099, 60 000-61 099, 70 000-70 099,
-80 000-80 099 (the bench's) and 90 000-90 149; 200 000 and up were fresh on 2026-12-01.
+80 000-80 099 (the bench's) and 90 000-90 149; 200 000-200 199 and 210 000-210 199 chose the 8-bit cube net's
+threshold (reader.CUBE_LOGIT) and pin some vision tests' scenes since 2026-12-01; 220 000 and up are fresh.
 
-The reader as of 2026-12-01 reads 992 of the 1200 scenes `cache` writes by default exactly (725 cubes wrong): blind
-196, indep 191, fourth 179, sixth 176, third 160 and fifth 90 of 200; where a cache reads otherwise with that
-reader, look first at what changed in the generators.
+The reader as of 2026-12-01 (the cube net in 8 bits) reads 984 of the 1200 scenes `cache` writes by default exactly
+(737 cubes wrong): blind 195, indep 189, fourth 181, sixth 173, third 157 and fifth 89 of 200; and 950 of those of
+`--first 210000` (931 wrong). Where a cache reads otherwise with that reader, look first at what changed in the
+generators.
 """
 
 from __future__ import annotations
