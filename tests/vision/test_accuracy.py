@@ -254,16 +254,20 @@ def test_a_heaps_pitch_smaller_than_its_lone_looking_blobs_outweighs_them(style:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("fifth", 80056), ("fifth", 80083)])
+@pytest.mark.parametrize(("style", "seed"), [("third", 200111), ("fifth", 200093)])
 def test_a_lone_looking_blob_narrower_than_the_rest_does_not_measure_the_size(style: str, seed: int,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """With the wider cube net's tighter outlines, a lone-looking blob narrower than the rest is more often a fragment
-    than a whole cube seen from aside, and measuring the cube size on it shrinks the size: fifth 80056 and 80083 read a
-    cube off with the rule and three without. Since the canvas widened to 352 pixels no scene of the six independent
-    generators' 2700 cached ones and 900 never-seen ones is far off without it (fifth 80008 read 20 cubes for 12 so
-    until then, and fifth 90105 29 for 10, not 16), but 11 fewer cubes are wrong with it on the 2700 (1599 against 1610;
-    25 at 320 pixels), none more on any scene. With the narrower net the rule went the other way, count.LONE_NARROWEST
-    0.7: first 90134, fifth 50070 and sixth 70027 read wrong without their narrower lone cubes measuring."""
+    than a whole cube seen from aside, and measuring the cube size on it shrinks the size: third 200111 reads right with
+    the rule and a cube off without, fifth 200093 two cubes off and three. With the cube net in 8 bits the rule moves
+    few scenes: of the 2400 of seeds 200 000-200 199 and 210 000-210 199, six, five of them a cube better (these two,
+    fifth 200143, 200198 and 210103) and one two cubes worse (fifth 200052, 3 cubes off against 1). Fifth 80056 and
+    80083, a cube off with the rule and three without, were the cases until then. Since the canvas widened to 352 pixels
+    no scene of the six independent generators' 2700 cached ones and 900 never-seen ones is far off without it (fifth
+    80008 read 20 cubes for 12 so until then, and fifth 90105 29 for 10, not 16), but 11 fewer cubes are wrong with it
+    on the 2700 (1599 against 1610; 25 at 320 pixels), none more on any scene. With the narrower net the rule went the
+    other way, count.LONE_NARROWEST 0.7: first 90134, fifth 50070 and sixth 70027 read wrong without their narrower lone
+    cubes measuring."""
     from hardware.stockyard import count
 
     pair = NAMED[style](seed)
@@ -276,7 +280,7 @@ def test_a_lone_looking_blob_narrower_than_the_rest_does_not_measure_the_size(st
     near = cubes_wrong()
     assert near <= 2
     monkeypatch.setattr(count, "LONE_NARROWEST", 0.7)  # the premise: narrower lone-looking blobs measure too...
-    assert cubes_wrong() >= near + 2  # ...and the count is further off
+    assert cubes_wrong() > near  # ...and the count is further off
 
 
 @pytest.mark.slow
