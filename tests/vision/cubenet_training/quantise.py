@@ -14,6 +14,11 @@ in 8 bits with activations' full ranges (MinMax), RMS 0.35, 8.3 ms, and the 2400
 tests/bench/exact_scenes.py read 995 + 939 at CUBE_LOGIT 0.9 against 984 + 950 as shipped; percentile 99.99, RMS
 0.53; entropy calibration, RMS 0.64; the output convolution alone left in floats, as MinMax (its logit's own 8 bits
 were not the error). See hardware/stockyard/cubenet.py for what the shipped one reads.
+
+Weights use all 8 bits (no `reduce_range`). This machine has VNNI, whose 8-bit products cannot overflow; on x86
+without it ONNX Runtime's u8×s8 kernels sum pairs of products in 16 bits and may saturate now and then, which
+`reduce_range` (7-bit weights) avoids at some cost in precision. Not measured there: test_cubenet's comparison with
+the float net is the check that would show it.
 """
 
 from __future__ import annotations
