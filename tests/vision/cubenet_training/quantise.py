@@ -17,8 +17,8 @@ were not the error). See hardware/stockyard/cubenet.py for what the shipped one 
 
 Weights use all 8 bits (no `reduce_range`). This machine has VNNI, whose 8-bit products cannot overflow; on x86
 without it ONNX Runtime's u8×s8 kernels sum pairs of products in 16 bits and may saturate now and then, which
-`reduce_range` (7-bit weights) avoids at some cost in precision (RMS 0.38 here). Not measured there: test_cubenet's comparison with
-the float net is the check that would show it.
+`reduce_range` (7-bit weights) avoids at some cost in precision (RMS 0.38 here). Not measured there: test_cubenet's
+comparison with the float net is the check that would show it.
 """
 
 from __future__ import annotations
