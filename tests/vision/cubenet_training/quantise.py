@@ -57,19 +57,25 @@ def pictures(data: Path, count: int) -> Iterator[NDArray[np.float32]]:
             now, empty = (features(scene[key].astype(np.float32)) for key in ("now", "empty"))
         top, left = (now.shape[0] - height) // 2, (now.shape[1] - width) // 2
         if top < 0 or left < 0:
-            continue  # smaller than any canvas the reader makes
+            continue  # flatter or narrower than the window: left out
         picture = np.concatenate([now, empty], axis=2)[top:top + height, left:left + width]
         yield np.ascontiguousarray(picture.transpose(2, 0, 1)[None], np.float32)
 
 
-class Scenes(CalibrationDataReader):
+class CalibrationScenes(CalibrationDataReader):
+    """DATA's pictures handed to the quantiser one at a time, under the net's input name."""
+
     def __init__(self, data: Path, count: int, input_name: str) -> None:
         self._pictures = pictures(data, count)
         self._input_name = input_name
+        self.given = 0
 
     def get_next(self) -> dict[str, NDArray[np.float32]] | None:
         picture = next(self._pictures, None)
-        return None if picture is None else {self._input_name: picture}
+        if picture is None:
+            return None
+        self.given += 1
+        return {self._input_name: picture}
 
 
 def quantise(data: Path, net: Path, out: Path, count: int) -> None:
@@ -77,11 +83,12 @@ def quantise(data: Path, net: Path, out: Path, count: int) -> None:
 
     graph = onnx.load(str(net)).graph
     first_convolution = next(node.name for node in graph.node if node.op_type == "Conv")
-    quantize_static(str(net), str(out), Scenes(data, count, graph.input[0].name), quant_format=QuantFormat.QDQ,
+    scenes = CalibrationScenes(data, count, graph.input[0].name)
+    quantize_static(str(net), str(out), scenes, quant_format=QuantFormat.QDQ,
                     activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
                     calibrate_method=CalibrationMethod.Percentile, extra_options={"CalibPercentile": PERCENTILE},
                     nodes_to_exclude=[first_convolution])
-    print(f"wrote {out}: {net} in 8 bits but for {first_convolution}, calibrated on {count} scenes of {data}")
+    print(f"wrote {out}: {net} in 8 bits but for {first_convolution}, calibrated on {scenes.given} scenes of {data}")
 
 
 def main() -> None:
