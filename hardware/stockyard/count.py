@@ -28,15 +28,15 @@ from hardware.stockyard.classify import (
     EVENT_ABOVE,
     KINDS,
     classify,
-    colour_groups,
     grey_split,
     saturation,
     skin_fraction,
 )
 from hardware.stockyard.colour import FloatImage
+from hardware.stockyard.cues import Cues
 from hardware.stockyard.geometry import CameraGeometry
 from hardware.stockyard.lattice import lattice_fits, lattice_pitch
-from hardware.stockyard.matching import PRINT_FINE, PRINT_FLOOR, luminance, print_texture
+from hardware.stockyard.matching import PRINT_FLOOR
 from hardware.stockyard.medians import median, weighted_median
 
 Mask = NDArray[np.uint8]
@@ -166,15 +166,16 @@ class Tops:
         return max(1, pieces)
 
 
-def top_colours(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry, side: float) -> Tops | None:
+def top_colours(blob: Blob, foot: Mask, cues: Cues, camera: CameraGeometry, side: float) -> Tops | None:
     """The tops' colours over a blob's footprint; None for a footprint too small to read."""
     ys, xs = np.nonzero(cv2.erode(foot, _SQUARE))
     if len(xs) < 12:
         return None
     d = camera.displacement(np.array([blob.centre]), side)[0]
-    tx = np.clip(np.round(xs + blob.x + d[0]).astype(np.intp), 0, colours.shape[1] - 1)
-    ty = np.clip(np.round(ys + blob.y + d[1]).astype(np.intp), 0, colours.shape[0] - 1)
-    return Tops((foot.shape[0], foot.shape[1]), ys, xs, colour_groups(colours[ty, tx]))
+    height, width = cues.colours.shape[:2]
+    tx = np.clip(np.round(xs + blob.x + d[0]).astype(np.intp), 0, width - 1)
+    ty = np.clip(np.round(ys + blob.y + d[1]).astype(np.intp), 0, height - 1)
+    return Tops((foot.shape[0], foot.shape[1]), ys, xs, tuple(group[ty, tx] for group in cues.groups))
 
 
 PIECES_FROM = 1.5  # area (in cubes) from which a blob's colour patches may raise its count
@@ -297,7 +298,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
                 box: dict[str, int] | None = None, reach: float = 0.0,
                 light: NDArray[np.float32] | None = None, sure: Mask | None = None,
                 empty_print: NDArray[np.float32] | None = None, empty: FloatImage | None = None,
-                known_side: float | None = None) -> CubeCount:
+                known_side: float | None = None, cues: Cues | None = None) -> CubeCount:
     """The cubes in a foreground mask. `box` is how many of each kind the game has, where known.
     `reach`: how far past `yard` (the marker centres) the yard may go, where markers lie inside its corners.
     `light`: how much the light changed since calibration across the canvas, where `colours` do not
@@ -305,7 +306,9 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     empty yard's print texture (matching.print_texture), where known, to see it through a shadow (PRINT_LIKENESS);
     `empty`: the empty yard's colours, to see the whole board through one (BOARD_LIKENESS). `known_side`: the
     cube side another count of this frame measured, for where no cube lies alone and too few one-colour
-    patches vote (the heaps' widths alone then give one far too wide)."""
+    patches vote (the heaps' widths alone then give one far too wide). `cues`: what `colours` show at each pixel
+    (Cues.of(colours); worked out here where not given)."""
+    cues = cues or Cues.of(colours)
     # Half the area of a square 1/30 of the yard wide: a cube 1/40 of the yard wide still passes, specks do not.
     smallest = (yard_width / 30.0) ** 2 * 0.5
     blobs = find_blobs(mask, edge, smallest, sure)
@@ -343,13 +346,13 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     # A blob of two colours is two cubes however square it looks (a 2×2 block of iron and coal): no measure.
     lone_tops: dict[int, Tops | None] = {}  # read again below, unless the footprints change meanwhile
     for k in map(int, np.flatnonzero(lone)):
-        seen = lone_tops[k] = top_colours(blobs[k], footprints[k], colours, camera, side)
+        seen = lone_tops[k] = top_colours(blobs[k], footprints[k], cues, camera, side)
         lone[k] = seen is None or seen.floor() == 1
     footprint = median(areas[lone]) if lone.any() else float((side - 2) ** 2)
     if not lone.any():
         # Every cube touches another, so the widths measured were heaps'. A heap's one-colour patches are
         # narrower: a coal among iron, a row of two stones, is one cube wide.
-        patch_side = _side_from_colour_patches(blobs, colours, yard_width / NARROWEST) or known_side
+        patch_side = _side_from_colour_patches(blobs, cues, yard_width / NARROWEST) or known_side
         if patch_side is not None and patch_side < PATCH_SIDE * side:
             side = max(patch_side, yard_width / NARROWEST)
             footprints = [unsmear(b, camera, side) for b in blobs]
@@ -365,9 +368,9 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     slivers = {i for i, b in enumerate(blobs) if _sliver(b, side)}
     counted = [i for i, (b, inside) in enumerate(zip(blobs, in_yard, strict=True))
                if inside and not _speck(b, footprint) and i not in slivers]
-    tops = {i: lone_tops[i] if i in lone_tops else top_colours(blobs[i], footprints[i], colours, camera, side)
+    tops = {i: lone_tops[i] if i in lone_tops else top_colours(blobs[i], footprints[i], cues, camera, side)
             for i in counted}
-    top_edges = [_top_edges(blobs[i], footprints[i], colours, camera, side) if SEAM_WEIGHT else None
+    top_edges = [_top_edges(blobs[i], footprints[i], cues, camera, side) if SEAM_WEIGHT else None
                  for i in counted]
     shapes = _Shapes([footprints[i] for i in counted], [t.floor() if (t := tops[i]) else 1 for i in counted],
                      top_edges)
@@ -425,7 +428,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     shadows = cast_shadows(heaps, side)
     shadows |= {id(c) for c in result.cubes
                 if id(c) not in shadows and (
-                    (empty_print is not None and print_shows_through(c, colours, empty_print, side))
+                    (empty_print is not None and print_shows_through(c, cues.texture, empty_print, side))
                     or (empty is not None and board_shows_through(c, colours, empty, side)))}
     result.shadows = [c for c in result.cubes if id(c) in shadows]
     result.cubes = stones_in_their_own_shade([c for c in result.cubes if id(c) not in shadows], side)
@@ -453,7 +456,7 @@ PATCH_MIN = 2  # patches that must vote: one alone may be a shaded face
 PATCH_LONGEST = 4.0  # a patch's area over its width squared: more is a strip
 
 
-def _side_from_colour_patches(blobs: list[Blob], colours: FloatImage, narrowest: float) -> float | None:
+def _side_from_colour_patches(blobs: list[Blob], cues: Cues, narrowest: float) -> float | None:
     """The width most one-colour patches of the blobs share (None where fewer than PATCH_MIN are solid)."""
     widths, sizes = [], []
     for b in blobs:
@@ -461,7 +464,7 @@ def _side_from_colour_patches(blobs: list[Blob], colours: FloatImage, narrowest:
             continue
         ys, xs = np.nonzero(b.mask)
         group_of = np.zeros(b.mask.shape, np.uint8)
-        for k, group in enumerate(colour_groups(colours[ys + b.y, xs + b.x]), 1):
+        for k, group in enumerate((group[ys + b.y, xs + b.x] for group in cues.groups), 1):
             group_of[ys[group], xs[group]] = k
         if not group_of.any():
             continue
@@ -728,17 +731,18 @@ def _inner_part(cube: Cube, shape: tuple[int, ...], side: float,
     return ((slice(y0, y1), slice(x0, x1)), inner) if np.count_nonzero(inner) >= 10 else None
 
 
-def print_shows_through(cube: Cube, colours: FloatImage, empty_print: NDArray[np.float32], side: float) -> bool:
-    """Whether the board's print shows through `cube`: its fine texture is the empty yard's there (`empty_print`,
-    matching.print_texture of the empty yard)."""
+def print_shows_through(cube: Cube, texture: NDArray[np.float32], empty_print: NDArray[np.float32],
+                        side: float) -> bool:
+    """Whether the board's print shows through `cube`: its fine texture (`texture`, matching.print_texture of the
+    frame's brightness) is the empty yard's there (`empty_print`, the same of the empty yard)."""
     if cube.kind not in PRINT_LIKENESS:
         return False
-    part = _inner_part(cube, colours.shape, side, pad=int(3 * PRINT_FINE) + 1)  # the crop's edge past the blur's reach
+    part = _inner_part(cube, texture.shape, side)
     if part is None:
         return False
     crop, inside = part
     then = empty_print[crop][inside]
-    now = print_texture(luminance(colours[crop]))[inside]
+    now = texture[crop][inside]
     then, now = then - then.mean(), now - now.mean()
     then_power, now_power = float(np.dot(then, then)), float(np.dot(now, now))
     if then_power < PRINT_TEXTURE ** 2 * then.size or now_power == 0.0:
@@ -989,31 +993,17 @@ def _seam_strength(pts: NDArray[np.float32], labels: NDArray[np.int32], edges: N
     return float(edges[seam].mean()) / overall
 
 
-def _top_edges(blob: Blob, foot: Mask, colours: FloatImage, camera: CameraGeometry,
-               side: float) -> NDArray[np.float32]:
+def _top_edges(blob: Blob, foot: Mask, cues: Cues, camera: CameraGeometry, side: float) -> NDArray[np.float32]:
     """The edge strength at each halved-resolution footprint pixel's top, one cube side above it."""
     half = foot[::2, ::2]
     d = camera.displacement(np.array([blob.centre]), side)[0]
     ys, xs = np.mgrid[0:half.shape[0], 0:half.shape[1]]
-    tx = np.clip(np.round(2 * xs + 0.5 + blob.x + d[0]).astype(np.intp), 0, colours.shape[1] - 1)
-    ty = np.clip(np.round(2 * ys + 0.5 + blob.y + d[1]).astype(np.intp), 0, colours.shape[0] - 1)
-    # Only round the tops (over the whole canvas, the edges took 2 ms a frame here). The margin keeps the
-    # crop's own border out of reach of the gradient and the smoothing: the same values as the whole canvas's.
-    x0, y0 = max(0, int(tx.min()) - EDGE_MARGIN), max(0, int(ty.min()) - EDGE_MARGIN)
-    x1, y1 = int(tx.max()) + EDGE_MARGIN + 1, int(ty.max()) + EDGE_MARGIN + 1
-    strength = edge_strength(colours[y0:y1, x0:x1])
-    return np.asarray(strength[ty - y0, tx - x0], np.float32)
+    height, width = cues.edges.shape
+    tx = np.clip(np.round(2 * xs + 0.5 + blob.x + d[0]).astype(np.intp), 0, width - 1)
+    ty = np.clip(np.round(2 * ys + 0.5 + blob.y + d[1]).astype(np.intp), 0, height - 1)
+    return np.asarray(cues.edges[ty, tx], np.float32)
 
 
-def edge_strength(colours: FloatImage) -> NDArray[np.float32]:
-    """Gradient magnitude over the colour channels, lightly smoothed."""
-    gx = cv2.Sobel(colours, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(colours, cv2.CV_32F, 0, 1, ksize=3)
-    total = cv2.transform(cv2.add(cv2.multiply(gx, gx), cv2.multiply(gy, gy)), np.ones((1, 3), np.float32))
-    return np.asarray(cv2.GaussianBlur(cv2.sqrt(total), (0, 0), 1.0), np.float32)
-
-
-EDGE_MARGIN = 8  # canvas pixels: past the Sobel's reach (1) and the smoothing's (4 for floats)
 # Split into the right number of cubes, a heap's seams run along the edges between its cubes. On the 853
 # cached scenes of all eight generators, the right splits of heaps had seams a median 1.67 times as strong as
 # the heap's edges on average (over 1.19 for three in four); splits into twice as many or more a median 0.80

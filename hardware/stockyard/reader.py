@@ -20,6 +20,7 @@ from hardware.stockyard.classify import KINDS
 from hardware.stockyard.colour import FloatImage
 from hardware.stockyard.count import ARM, UNSURE_CONFIDENCE, CubeCount, count_cubes
 from hardware.stockyard.cubenet import CubeNet
+from hardware.stockyard.cues import Cues
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import marker_reach, yard_aspect
 from hardware.stockyard.markers import sharpened
@@ -199,6 +200,7 @@ class YardReader:
             # exact; the trained generators' 1800 cached and fresh scenes unchanged, fourth and fifth too).
             clipped = np.any(saturated(frame.canvas), axis=2, keepdims=True)
             truest = np.asarray(np.where(clipped, np.maximum(colours, frame.colours), colours), np.float32)
+        cues = Cues.of(truest)  # for the counter, while the net still runs
         logits = net.result()
         sure = np.asarray(logits > CUBE_SURE, np.uint8)
         slack = 0.02 * view.width
@@ -215,7 +217,7 @@ class YardReader:
             # Markers may lie inside the yard's corners: the yard then reaches to their outer edges.
             count = count_cubes(mask, truest, frame.camera, edge, self._yard_area, float(view.width), yard,
                                 IN_THE_BOX, reach, light, sure, compared.empty.print, compared.empty.colours,
-                                known_side)
+                                known_side, cues)
             return count, mask
 
         count, mask = count_at(CUBE_LOGIT)

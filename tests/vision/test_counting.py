@@ -393,6 +393,7 @@ def test_alike_lone_cubes_outvote_one_blob_of_two_colours() -> None:
 def test_colour_patches_count_cubes_that_colours_alone_do_not() -> None:
     """Iron, coal, iron in a row shows two colours but three patches of them: at least three cubes."""
     from hardware.stockyard.count import Blob, top_colours
+    from hardware.stockyard.cues import Cues
     from hardware.stockyard.geometry import CameraGeometry
 
     side = 20
@@ -404,12 +405,12 @@ def test_colour_patches_count_cubes_that_colours_alone_do_not() -> None:
     mask[20:40, 20:80] = 255
     blob = Blob(20, 20, mask[20:40, 20:80].copy(), 3 * side * side, side / 2, False)
     overhead = CameraGeometry(50.0, 30.0, 1e9)  # straight above, far away: tops lie over their footprints
-    tops = top_colours(blob, blob.mask, colours, overhead, side)
+    tops = top_colours(blob, blob.mask, Cues.of(colours), overhead, side)
     assert tops is not None
     assert tops.floor() == 2
     assert tops.pieces(footprint=side * side) == 3
     colours[20:40, 40:60] = orange  # all iron: one patch, nothing said beyond one cube
-    tops = top_colours(blob, blob.mask, colours, overhead, side)
+    tops = top_colours(blob, blob.mask, Cues.of(colours), overhead, side)
     assert tops is not None and tops.pieces(footprint=side * side) == 1
 
 
@@ -682,6 +683,11 @@ def _printed_board(rng: np.random.Generator, size: int = 80) -> np.ndarray:
     return np.repeat(lum[..., None], 3, axis=2).astype(np.float32) * np.array([0.9, 1.0, 1.05], np.float32)
 
 
+def _texture(colours: np.ndarray) -> np.ndarray:
+    """A picture's fine texture, as the reader works it out for the whole canvas (cues.Cues)."""
+    return print_texture(luminance(np.asarray(colours, np.float32)))
+
+
 def _square_part(kind: str, x0: int, y0: int, side: int) -> Cube:
     outline = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.int32)
     return Cube(kind, (x0 + side / 2, y0 + side / 2), outline, 1.0)
@@ -702,20 +708,20 @@ def test_print_in_a_shadow_shows_through_and_a_coal_cube_hides_it() -> None:
     shadowed += rng.normal(0.0, 0.004, shadowed.shape).astype(np.float32)  # the sensor's noise
     painted = empty.copy()
     painted[inside] = 0.05 + rng.normal(0.0, 0.004, (20, 20, 3)).astype(np.float32)
-    assert print_shows_through(part, shadowed, empty_print, 20.0)
-    assert not print_shows_through(part, painted, empty_print, 20.0)
+    assert print_shows_through(part, _texture(shadowed), empty_print, 20.0)
+    assert not print_shows_through(part, _texture(painted), empty_print, 20.0)
     # Print a warmer light fell on, taken for iron, is print all the same; grey and white parts are not asked.
     warmed = empty * np.array([0.8, 1.0, 1.2], np.float32) + rng.normal(0.0, 0.004, empty.shape).astype(np.float32)
-    assert print_shows_through(dataclasses.replace(part, kind="iron"), warmed, empty_print, 20.0)
-    assert not print_shows_through(dataclasses.replace(part, kind="iron"), painted, empty_print, 20.0)
-    assert not print_shows_through(dataclasses.replace(part, kind="stone"), warmed, empty_print, 20.0)
+    assert print_shows_through(dataclasses.replace(part, kind="iron"), _texture(warmed), empty_print, 20.0)
+    assert not print_shows_through(dataclasses.replace(part, kind="iron"), _texture(painted), empty_print, 20.0)
+    assert not print_shows_through(dataclasses.replace(part, kind="stone"), _texture(warmed), empty_print, 20.0)
     plain = np.full_like(empty, 0.6)
     plain_shadowed = plain.copy()
     plain_shadowed[inside] *= 0.3
     plain_shadowed += rng.normal(0.0, 0.004, plain.shape).astype(np.float32)
-    assert not print_shows_through(part, plain_shadowed, print_texture(luminance(plain)), 20.0)
+    assert not print_shows_through(part, _texture(plain_shadowed), print_texture(luminance(plain)), 20.0)
     # A part at the canvas's edge is looked at where the canvas is.
-    assert print_shows_through(_square_part("coal", 60, 60, 20), np.asarray(empty * 0.3, np.float32), empty_print, 20.0)
+    assert print_shows_through(_square_part("coal", 60, 60, 20), _texture(empty * 0.3), empty_print, 20.0)
 
 
 def test_a_shadow_over_plain_shapes_of_print_is_the_board_seen_darker() -> None:
@@ -733,7 +739,7 @@ def test_a_shadow_over_plain_shapes_of_print_is_the_board_seen_darker() -> None:
     shadowed[inside] *= np.array([0.38, 0.33, 0.3], np.float32)
     shadowed += rng.normal(0.0, 0.004, shadowed.shape).astype(np.float32)  # the sensor's noise
     assert board_shows_through(part, shadowed, empty, 20.0)
-    assert not print_shows_through(part, shadowed, print_texture(luminance(empty)), 20.0)  # no grain to see
+    assert not print_shows_through(part, _texture(shadowed), print_texture(luminance(empty)), 20.0)  # no grain to see
     coal = empty.copy()
     coal[30:40, 30:50] = 0.09  # its lit top...
     coal[40:50, 30:50] = 0.04  # ...and its side in its own shade, across the print's edge
