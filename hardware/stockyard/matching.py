@@ -135,7 +135,8 @@ def changed_light(now: FloatImage, empty: EmptyYard, allowed: Mask, cubes: Mask)
     changes both pictures alike), and in cells the cubes crowd the board is too little to measure.
     """
     step = 3
-    lum_now, lum_then = luminance(now)[::step, ::step], empty.lum[::step, ::step]
+    # The samples' brightness only: a pixel's is its own channels', so a ninth of the work gives the same values.
+    lum_now, lum_then = luminance(np.ascontiguousarray(now[::step, ::step])), empty.lum[::step, ::step]
     near_cube = cv2.dilate(cubes, np.ones((LIGHT_CLEAR, LIGHT_CLEAR), np.uint8))[::step, ::step] > 0
     board = (allowed[::step, ::step] > 0) & ~near_cube & (lum_then > 0.1)
     ratio = lum_now / np.maximum(lum_then, 0.1)
