@@ -308,7 +308,8 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     cube side another count of this frame measured, for where no cube lies alone and too few one-colour
     patches vote (the heaps' widths alone then give one far too wide). `cues`: what `colours` show at each pixel
     (Cues.of(colours); worked out here where not given)."""
-    cues = cues or Cues.of(colours)
+    if cues is None:
+        cues = Cues.of(colours)
     # Half the area of a square 1/30 of the yard wide: a cube 1/40 of the yard wide still passes, specks do not.
     smallest = (yard_width / 30.0) ** 2 * 0.5
     blobs = find_blobs(mask, edge, smallest, sure)
@@ -718,12 +719,12 @@ PRINT_TEXTURE = 0.04  # the empty yard's fine texture must be at least this (log
 PRINT_RIM = 0.15  # of a cube side: the part's rim, where the board beside it shows, is left out
 
 
-def _inner_part(cube: Cube, shape: tuple[int, ...], side: float,
-                pad: int = 1) -> tuple[tuple[slice, slice], NDArray[np.bool_]] | None:
-    """Where `cube` lies on a canvas of `shape`, `pad` pixels round it, and its pixels there without their rim
+def _inner_part(cube: Cube, shape: tuple[int, ...],
+                side: float) -> tuple[tuple[slice, slice], NDArray[np.bool_]] | None:
+    """Where `cube` lies on a canvas of `shape`, a pixel round it, and its pixels there without their rim
     (PRINT_RIM), where the board beside it shows; None where too little is left."""
-    x0, y0 = np.maximum(cube.outline.min(axis=0) - pad, 0)
-    x1, y1 = np.minimum(cube.outline.max(axis=0) + pad + 1, shape[1::-1])
+    x0, y0 = np.maximum(cube.outline.min(axis=0) - 1, 0)
+    x1, y1 = np.minimum(cube.outline.max(axis=0) + 2, shape[1::-1])
     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(inside, cube.outline - np.array([x0, y0], np.int32), 255)
     rim = max(1, int(PRINT_RIM * side))
