@@ -210,7 +210,9 @@ class YardReader:
 
         def count_at(threshold: float, known_side: float | None = None) -> tuple[CubeCount, NDArray[np.uint8]]:
             """The cubes where the net's logit is over `threshold`, and that mask."""
-            mask = np.where((logits > threshold) & (compared.allowed > 0), 255, 0).astype(np.uint8)
+            # 0 or 255 from the booleans' own bytes (np.where made a canvas of 64-bit integers first: 1.2 ms against
+            # 0.06 on a 486×437 canvas alone; whole frames read the same, their time within noise of it).
+            mask = ((logits > threshold) & (compared.allowed > 0)).view(np.uint8) * np.uint8(255)
             # The frame's own colours know nothing of a lamp over part of the yard; the matched ones were
             # divided by it.
             light = None if matched else changed_light(frame.colours, self._empty, compared.allowed, mask)
