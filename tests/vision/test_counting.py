@@ -15,10 +15,12 @@ from hardware.stockyard import Stabiliser, YardReader, build_profile
 from hardware.stockyard.count import (
     Cube,
     board_shows_through,
+    board_tint_shows,
     cast_shadows,
     print_shows_through,
     stones_in_their_own_shade,
 )
+from hardware.stockyard.cues import Cues
 from hardware.stockyard.matching import luminance, print_texture
 from hardware.yard_render import CubePlacement, YardScene
 from tests.vision.conftest import plain_scene, shoot
@@ -393,7 +395,6 @@ def test_alike_lone_cubes_outvote_one_blob_of_two_colours() -> None:
 def test_colour_patches_count_cubes_that_colours_alone_do_not() -> None:
     """Iron, coal, iron in a row shows two colours but three patches of them: at least three cubes."""
     from hardware.stockyard.count import Blob, top_colours
-    from hardware.stockyard.cues import Cues
     from hardware.stockyard.geometry import CameraGeometry
 
     side = 20
@@ -751,6 +752,38 @@ def test_a_shadow_over_plain_shapes_of_print_is_the_board_seen_darker() -> None:
     plain_shadowed[inside] *= 0.3
     plain_shadowed += rng.normal(0.0, 0.004, plain.shape).astype(np.float32)
     assert not board_shows_through(part, plain_shadowed, plain, 20.0)
+
+
+def test_a_shadow_on_plain_coloured_print_keeps_its_tint_and_coal_is_black() -> None:
+    """A dark part over plain green print (no texture, no shapes for the other checks to go by): where a low lamp's
+    shadow falls, the sky still lights it green, a fifth as bright (its blue and red fall to the markers' black),
+    and it is no coal. A coal cube there is black,
+    its top and side alike untinted. A dark part tinted otherwise than the print (a red lamp's glow on a cube, say)
+    is not the print's shadow; nor is a tinted part over grey print, which has no tint to keep."""
+    rng = np.random.default_rng(12)
+    green = np.array([0.1, 0.5, 0.15], np.float32)  # BGR
+    empty = np.empty((80, 80, 3), np.float32)
+    empty[:] = green
+    part = _square_part("coal", 30, 30, 20)
+    inside = (slice(30, 50), slice(30, 50))
+
+    def noisy(image: np.ndarray) -> np.ndarray:
+        return np.asarray(image + rng.normal(0.0, 0.004, image.shape), np.float32)  # the sensor's noise
+
+    shadowed = empty.copy()
+    shadowed[inside] *= np.array([0.05, 0.2, 0.07], np.float32)
+    assert board_tint_shows(part, noisy(shadowed), empty, 20.0)
+    assert not board_shows_through(part, noisy(shadowed), empty, 20.0)  # plain print: the shapes say nothing
+    coal = empty.copy()
+    coal[30:40, 30:50] = 0.08  # its lit top...
+    coal[40:50, 30:50] = 0.03  # ...and its side in its own shade
+    assert not board_tint_shows(part, noisy(coal), empty, 20.0)
+    glowing = empty.copy()
+    glowing[inside] = np.array([0.01, 0.03, 0.12], np.float32)  # red, where the print is green
+    assert not board_tint_shows(part, noisy(glowing), empty, 20.0)
+    grey = np.full_like(empty, 0.5)
+    assert not board_tint_shows(part, noisy(shadowed), grey, 20.0)
+    assert not board_tint_shows(dataclasses.replace(part, kind="stone"), noisy(shadowed), empty, 20.0)  # coal alone
 
 
 def test_a_dark_grey_part_beside_a_stone_is_its_shaded_side_and_black_beside_it_is_coal() -> None:
