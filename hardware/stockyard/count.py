@@ -33,7 +33,7 @@ from hardware.stockyard.classify import (
     skin_fraction,
 )
 from hardware.stockyard.colour import FloatImage
-from hardware.stockyard.cues import Cues
+from hardware.stockyard.cues import Cues, edge_strength
 from hardware.stockyard.geometry import CameraGeometry
 from hardware.stockyard.lattice import lattice_fits, lattice_pitch
 from hardware.stockyard.matching import PRINT_FLOOR
@@ -770,8 +770,9 @@ BOARD_SPREAD = 0.003  # ...where the empty yard varies at all there (variance, l
 
 def _the_board_shows(cube: Cube, colours: FloatImage, cues: Cues, empty: FloatImage, side: float) -> bool:
     """Whether `cube`, a dark part, is the board seen in a shadow or a change of light (`empty`, the empty yard's
-    colours): its shapes (BOARD_LIKENESS) or its tint (TINT) show."""
-    return board_shows_through(cube, colours, empty, side) or board_tint_shows(cube, colours, empty, side)
+    colours): its shapes (BOARD_LIKENESS), its tint (TINT) or its black print (BLACK_PRINT) show."""
+    return (board_shows_through(cube, colours, empty, side) or board_tint_shows(cube, colours, empty, side)
+            or black_print_shows(cube, cues, empty, side))
 
 
 def board_shows_through(cube: Cube, colours: FloatImage, empty: FloatImage, side: float) -> bool:
@@ -816,6 +817,38 @@ def board_tint_shows(cube: Cube, colours: FloatImage, empty: FloatImage, side: f
     tint, print_tint = now.mean(axis=0), then.mean(axis=0)
     sizes = float(np.linalg.norm(tint) * np.linalg.norm(print_tint))
     return sizes > 0 and float(np.dot(tint, print_tint)) > TINT_ALIKE * sizes
+
+
+# A coal cube on black print is seen by its outline: its lit top and shaded sides against the print. Where the net
+# marks a patch of black print itself (lit otherwise than when the empty yard was taken), the part's outline is the
+# print's own, no sharper now than then. Coal parts over print under 0.08 (of the markers' white), measured with the
+# frame's edge strength along their outline over the empty yard's (seeds 200000-200199, 2026-12-02): coal cubes
+# 0.8 to 11 (of the six independent generators' 834 coal cubes, 12 on such print), the fifth generator's black
+# print 0.24 to 0.61. Measured on their cached scenes: 200000-200199 986 -> 989 exact, none lost, count errors
+# 720 -> 710; 210000-210199 the same 954, errors 895 -> 888.
+BLACK_PRINT = 0.08  # the empty yard's brightness there (median, of the markers' white) under which print is black
+NEW_OUTLINE = 0.7  # the part's outline's edge strength over the empty yard's, under which it is the print's own
+
+
+def black_print_shows(cube: Cube, cues: Cues, empty: FloatImage, side: float) -> bool:
+    """Whether `cube`, a coal part over black print (`empty`, the empty yard's colours), has no outline of its own
+    (`cues.edges`, the frame's edge strength): the print, not a cube."""
+    if cube.kind != "coal" or (part := _inner_part(cube, empty.shape, side)) is None:
+        return False
+    (rows, columns), inside = part
+    if median(channel_mean(np.maximum(empty[rows, columns][inside], 0))) >= BLACK_PRINT:
+        return False
+    shape = inside.shape
+    outline = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(outline, cube.outline - np.array([columns.start, rows.start], np.int32), 1)
+    ring = cv2.dilate(outline, _SQUARE) > cv2.erode(outline, _SQUARE)
+    # The empty yard's edges worked out a little beyond the crop, so the crop's own border makes none.
+    pad = 5
+    y0, x0 = max(rows.start - pad, 0), max(columns.start - pad, 0)
+    then = edge_strength(np.ascontiguousarray(empty[y0:rows.stop + pad, x0:columns.stop + pad]))
+    then = then[rows.start - y0:rows.start - y0 + shape[0], columns.start - x0:columns.start - x0 + shape[1]]
+    now = cues.edges[rows, columns]
+    return float(np.mean(now[ring])) < NEW_OUTLINE * float(np.mean(then[ring]))
 
 
 def _way_from_nearest(cube: Cube, others: list[Cube], side: float) -> float | None:

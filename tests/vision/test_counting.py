@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 from hardware.stockyard import Stabiliser, YardReader, build_profile
 from hardware.stockyard.count import (
     Cube,
+    black_print_shows,
     board_shows_through,
     board_tint_shows,
     cast_shadows,
@@ -784,6 +785,28 @@ def test_a_shadow_on_plain_coloured_print_keeps_its_tint_and_coal_is_black() -> 
     grey = np.full_like(empty, 0.5)
     assert not board_tint_shows(part, noisy(shadowed), grey, 20.0)
     assert not board_tint_shows(dataclasses.replace(part, kind="stone"), noisy(shadowed), empty, 20.0)  # coal alone
+
+
+def test_a_part_of_black_print_has_no_outline_of_its_own_and_a_coal_cube_on_it_has() -> None:
+    """A dark part inside a patch of black print with a faint grain: where the frame shows the patch flat (under the
+    markers' black) the part's outline has less edge than the empty yard had there, and it is the print, no coal.
+    A coal cube lying on the same print is seen by its outline, its lit top against the print and its shaded side;
+    and over print that is not black, the check says nothing."""
+    rng = np.random.default_rng(13)
+    empty = np.full((80, 80, 3), 0.6, np.float32)
+    empty[10:70, 10:70] = 0.04 + rng.normal(0.0, 0.01, (60, 60, 1))  # the black print and its grain
+    empty = np.asarray(cv2.GaussianBlur(empty, (0, 0), 0.7), np.float32)
+    part = _square_part("coal", 30, 30, 20)
+    flat = empty.copy()
+    flat[10:70, 10:70] = 0.0  # under the markers' black: no grain left
+    assert black_print_shows(part, Cues.of(flat), empty, 20.0)
+    cube = empty.copy()
+    cube[30:42, 30:50] = 0.12  # its lit top...
+    cube[42:50, 30:50] = 0.07  # ...and its shaded side
+    assert not black_print_shows(part, Cues.of(cube), empty, 20.0)
+    grey = np.asarray(0.5 + rng.normal(0.0, 0.01, empty.shape), np.float32)  # grey print, with its grain...
+    assert not black_print_shows(part, Cues.of(np.full_like(empty, 0.5)), grey, 20.0)  # ...seen flat
+    assert not black_print_shows(dataclasses.replace(part, kind="stone"), Cues.of(flat), empty, 20.0)  # coal alone
 
 
 def test_a_dark_grey_part_beside_a_stone_is_its_shaded_side_and_black_beside_it_is_coal() -> None:
