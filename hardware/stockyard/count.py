@@ -794,13 +794,20 @@ def board_shows_through(cube: Cube, colours: FloatImage, empty: FloatImage, side
 # Coal is black paint: under the markers' white balance it is about as neutral as their black, while a shadow keeps
 # the colour of the print it falls on (the sky or the room still lights it). The fifth generator's low lamps cast
 # shadows on its coloured print that the net marks and the split makes coal of, where the print is too plain for
-# its texture (PRINT_LIKENESS) or its shapes (BOARD_LIKENESS) to show through: their parts are tinted 1.0-1.5 (the
-# spread of their log colours, PRINT_FLOOR under each channel), coal cubes under 0.5 in 99 of 100 (seeds 200000-200199
-# of the six independent generators, 2026-12-02: at most 0.83, one of the fifth's 1.35). Measured on their cached
-# scenes: 200000-200199 984 -> 986 exact (3 gained, 1 lost), count errors 737 -> 720; 210000-210199 950 -> 954, none
-# lost, 931 -> 895. Without the tint's likeness to the print's (any tint over 0.9 a shadow): the same on the first.
+# its texture (PRINT_LIKENESS) or its shapes (BOARD_LIKENESS) to show through: their parts' log colours (PRINT_FLOOR
+# under each channel) spread 1.0-1.5 pixel by pixel, all tinted one way (the mean tint 0.8-1.4, the print's there
+# 0.9-2.0); coal cubes' spread under 0.5 in 99 of 100 (seeds 200000-200199 of the six independent generators,
+# 2026-12-02). A lamp can tint coal too: warm coal cubes (sixth 200068, 230050) read tinted up to 0.9, over print
+# tinted 0.15-0.35; so the print must be tinted, and that way. Measured on the six generators' cached scenes
+# (exact_scenes.py; exact scenes, cubes wrong): 200000-200199 984 -> 985 (737 -> 726; one lost, right before by two
+# errors cancelling); 210000-210199 950 -> 954 (931 -> 903); 220000-220199 965 -> 968 (679 -> 666; one lost, a coal
+# cube that reads as its print's shadow would); 230000-230199 953, the same (797 -> 790). The noise of near-black
+# pixels spreads their log colours every which way, not one way: without TINT_ONE_WAY, indep 220145 lost a coal
+# cube; without PRINT_TINT, 230000-230199 lost two warm ones (220000 and up were read to find those: not fresh now).
 TINT = 0.9  # the median spread of a dark part's log colours above which it is tinted, not black...
-TINT_ALIKE = 0.5  # ...and the cosine between its tint and the empty yard's there above which that is the print's
+TINT_ONE_WAY = 0.5  # ...where their mean is tinted at least this much...
+PRINT_TINT = 0.6  # ...over print tinted at least this much (the same measure, the empty yard's colours)...
+TINT_ALIKE = 0.5  # ...and the cosine between the two tints above which the part's is the print's
 
 
 def board_tint_shows(cube: Cube, colours: FloatImage, empty: FloatImage, side: float) -> bool:
@@ -810,13 +817,15 @@ def board_tint_shows(cube: Cube, colours: FloatImage, empty: FloatImage, side: f
     crop, inside = part
     now = np.log(np.maximum(colours[crop][inside], 0) + PRINT_FLOOR)
     now -= now.mean(axis=1, keepdims=True)
-    if float(np.median(np.linalg.norm(now, axis=1))) <= TINT:
+    tint = now.mean(axis=0)
+    if float(np.median(np.linalg.norm(now, axis=1))) <= TINT or float(np.linalg.norm(tint)) <= TINT_ONE_WAY:
         return False
     then = np.log(np.maximum(empty[crop][inside], 0) + PRINT_FLOOR)
-    then -= then.mean(axis=1, keepdims=True)
-    tint, print_tint = now.mean(axis=0), then.mean(axis=0)
+    print_tint = (then - then.mean(axis=1, keepdims=True)).mean(axis=0)
+    if float(np.linalg.norm(print_tint)) <= PRINT_TINT:
+        return False
     sizes = float(np.linalg.norm(tint) * np.linalg.norm(print_tint))
-    return sizes > 0 and float(np.dot(tint, print_tint)) > TINT_ALIKE * sizes
+    return float(np.dot(tint, print_tint)) > TINT_ALIKE * sizes
 
 
 # A coal cube on black print is seen by its outline: its lit top and shaded sides against the print. Where the net
@@ -824,8 +833,9 @@ def board_tint_shows(cube: Cube, colours: FloatImage, empty: FloatImage, side: f
 # print's own, no sharper now than then. Coal parts over print under 0.08 (of the markers' white), measured with the
 # frame's edge strength along their outline over the empty yard's (seeds 200000-200199, 2026-12-02): coal cubes
 # 0.8 to 11 (of the six independent generators' 834 coal cubes, 12 on such print), the fifth generator's black
-# print 0.24 to 0.61. Measured on their cached scenes: 200000-200199 986 -> 989 exact, none lost, count errors
-# 720 -> 710; 210000-210199 the same 954, errors 895 -> 888.
+# print 0.24 to 0.61. Measured on their cached scenes, after the tint (above): 200000-200199 985 -> 988 exact, none
+# lost, count errors 726 -> 716; 210000-210199 the same 954, 903 -> 896; 220000-220199 the same 968, 666 -> 663;
+# 230000-230199 953 -> 954, 790 -> 785.
 BLACK_PRINT = 0.08  # the empty yard's brightness there (median, of the markers' white) under which print is black
 NEW_OUTLINE = 0.7  # the part's outline's edge strength over the empty yard's, under which it is the print's own
 

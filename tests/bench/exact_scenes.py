@@ -14,15 +14,15 @@ that reading, `--model` reads with another cube net. `compare` lists the scenes 
 other wrong. Choose seeds no setting was tuned on and no net trained on: the training scenes start at 100 000
 (cubenet_training.scenes), the counter's settings were chosen on 50 000-50 099, 60 000-61 099, 70 000-70 099,
 80 000-80 099 (the bench's) and 90 000-90 149; 200 000-200 199 and 210 000-210 199 chose the 8-bit cube net's
-threshold (reader.CUBE_LOGIT) and pin some vision tests' scenes since 2026-12-01; 220 000-220 199 were read once
-(below); 230 000 and up are fresh.
+threshold (reader.CUBE_LOGIT) and pin some vision tests' scenes since 2026-12-01; 200 000-230 199 were read to
+choose the coal checks of 2026-12-02 (count.TINT, count.BLACK_PRINT); 240 000 and up are fresh.
 
-The reader as of 2026-12-01 (the cube net in 8 bits) reads 984 of the 1200 scenes `cache` writes by default exactly
-(737 cubes wrong): blind 195, indep 189, fourth 181, sixth 173, third 157 and fifth 89 of 200; and 950 of those of
-`--first 210000` (931 wrong). Of `--first 220000`, 1199 scenes (the fourth generator gives up on 220 057):
-965 exactly (80.5 %, 679 cubes wrong; blind 195, indep 176, fourth 170 of 199, sixth 172, third 158, fifth 94), read
-once on 2026-12-01 as a check on the other two and for nothing else: no setting was chosen on them. Where a cache
-reads otherwise with that reader, look first at what changed in the generators.
+The reader as of 2026-12-02 reads 988 of the 1200 scenes `cache` writes by default exactly (716 cubes wrong): blind
+195, indep 189, fourth 181, sixth 173, third 157 and fifth 93 of 200. Of `--first 210000`, 954 (896 wrong); of
+`--first 220000`, 1199 scenes (the fourth generator gives up on 220 057), 968 (663 wrong; blind 195, indep 176,
+fourth 171 of 199, sixth 172, third 158, fifth 96); of `--first 230000`, 954 (785 wrong; blind 192, indep 185,
+fourth 179, sixth 172, third 148, fifth 78). Before those checks (2026-12-01): 984, 950, 965 and 953 (737, 931, 679
+and 797 wrong). Where a cache reads otherwise with that reader, look first at what changed in the generators.
 """
 
 from __future__ import annotations

@@ -760,7 +760,8 @@ def test_a_shadow_on_plain_coloured_print_keeps_its_tint_and_coal_is_black() -> 
     shadow falls, the sky still lights it green, a fifth as bright (its blue and red fall to the markers' black),
     and it is no coal. A coal cube there is black,
     its top and side alike untinted. A dark part tinted otherwise than the print (a red lamp's glow on a cube, say)
-    is not the print's shadow; nor is a tinted part over grey print, which has no tint to keep."""
+    is not the print's shadow; nor is a tinted part over grey print, which has no tint to keep, or over pale print
+    tinted far less than the part: a lamp's tint, not the print's."""
     rng = np.random.default_rng(12)
     green = np.array([0.1, 0.5, 0.15], np.float32)  # BGR
     empty = np.empty((80, 80, 3), np.float32)
@@ -784,6 +785,12 @@ def test_a_shadow_on_plain_coloured_print_keeps_its_tint_and_coal_is_black() -> 
     assert not board_tint_shows(part, noisy(glowing), empty, 20.0)
     grey = np.full_like(empty, 0.5)
     assert not board_tint_shows(part, noisy(shadowed), grey, 20.0)
+    pale = np.full_like(empty, np.array([0.45, 0.5, 0.56], np.float32))  # a pale, warm print: hardly tinted...
+    warm = pale.copy()
+    warm[inside] = np.array([0.0, 0.06, 0.12], np.float32)  # ...and a coal cube a warm lamp tints the same way
+    assert not board_tint_shows(part, noisy(warm), pale, 20.0)
+    orange = pale * np.array([0.3, 0.8, 1.6], np.float32)
+    assert board_tint_shows(part, noisy(warm), orange, 20.0)  # over orange print it would be the print's shadow
     assert not board_tint_shows(dataclasses.replace(part, kind="stone"), noisy(shadowed), empty, 20.0)  # coal alone
 
 
