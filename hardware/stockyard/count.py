@@ -725,11 +725,28 @@ def _inner_part(cube: Cube, shape: tuple[int, ...],
     (PRINT_RIM), where the board beside it shows; None where too little is left."""
     x0, y0 = np.maximum(cube.outline.min(axis=0) - 1, 0)
     x1, y1 = np.minimum(cube.outline.max(axis=0) + 2, shape[1::-1])
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(inside, cube.outline - np.array([x0, y0], np.int32), 255)
+    crop = (slice(y0, y1), slice(x0, x1))
     rim = max(1, int(PRINT_RIM * side))
-    inner = cv2.erode(inside, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8)) > 0
-    return ((slice(y0, y1), slice(x0, x1)), inner) if np.count_nonzero(inner) >= 10 else None
+    inner = cv2.erode(_filled(cube, crop), np.ones((2 * rim + 1, 2 * rim + 1), np.uint8)) > 0
+    return (crop, inner) if np.count_nonzero(inner) >= 10 else None
+
+
+def _filled(cube: Cube, crop: tuple[slice, slice]) -> NDArray[np.uint8]:
+    """`cube`'s outline filled (1 inside, 0 outside) on the crop of the canvas `crop` names."""
+    rows, columns = crop
+    filled = np.zeros((rows.stop - rows.start, columns.stop - columns.start), np.uint8)
+    cv2.fillConvexPoly(filled, cube.outline - np.array([columns.start, rows.start], np.int32), 1)
+    return filled
+
+
+def _log_colours(image: FloatImage, crop: tuple[slice, slice], inside: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """The log colours (PRINT_FLOOR under each channel) of `image`'s pixels `inside` its `crop`, N×3."""
+    return np.asarray(np.log(np.maximum(image[crop][inside], 0) + PRINT_FLOOR), np.float32)
+
+
+def _tints(logs: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each pixel's log colours less their mean: its tint, whatever its brightness (0, 0, 0 for grey)."""
+    return logs - logs.mean(axis=1, keepdims=True)
 
 
 def print_shows_through(cube: Cube, texture: NDArray[np.float32], empty_print: NDArray[np.float32],
@@ -780,8 +797,7 @@ def board_shows_through(cube: Cube, colours: FloatImage, empty: FloatImage, side
     if cube.kind != "coal" or (part := _inner_part(cube, colours.shape, side)) is None:
         return False
     crop, inside = part
-    now = np.log(np.maximum(colours[crop][inside], 0) + PRINT_FLOOR)
-    then = np.log(np.maximum(empty[crop][inside], 0) + PRINT_FLOOR)
+    now, then = _log_colours(colours, crop, inside), _log_colours(empty, crop, inside)
     now, then = now - now.mean(axis=0), then - then.mean(axis=0)  # each channel's own shift: the light's colour
     then_power, now_power, shared = float(np.mean(then * then)), float(np.mean(now * now)), float(np.mean(now * then))
     if then_power < BOARD_SPREAD:
@@ -815,13 +831,11 @@ def board_tint_shows(cube: Cube, colours: FloatImage, empty: FloatImage, side: f
     if cube.kind != "coal" or (part := _inner_part(cube, colours.shape, side)) is None:
         return False
     crop, inside = part
-    now = np.log(np.maximum(colours[crop][inside], 0) + PRINT_FLOOR)
-    now -= now.mean(axis=1, keepdims=True)
-    tint = now.mean(axis=0)
-    if float(np.median(np.linalg.norm(now, axis=1))) <= TINT or float(np.linalg.norm(tint)) <= TINT_ONE_WAY:
+    tints = _tints(_log_colours(colours, crop, inside))
+    tint = tints.mean(axis=0)
+    if median(np.linalg.norm(tints, axis=1)) <= TINT or float(np.linalg.norm(tint)) <= TINT_ONE_WAY:
         return False
-    then = np.log(np.maximum(empty[crop][inside], 0) + PRINT_FLOOR)
-    print_tint = (then - then.mean(axis=1, keepdims=True)).mean(axis=0)
+    print_tint = _tints(_log_colours(empty, crop, inside)).mean(axis=0)
     if float(np.linalg.norm(print_tint)) <= PRINT_TINT:
         return False
     sizes = float(np.linalg.norm(tint) * np.linalg.norm(print_tint))
@@ -845,19 +859,19 @@ def black_print_shows(cube: Cube, cues: Cues, empty: FloatImage, side: float) ->
     (`cues.edges`, the frame's edge strength): the print, not a cube."""
     if cube.kind != "coal" or (part := _inner_part(cube, empty.shape, side)) is None:
         return False
-    (rows, columns), inside = part
-    if median(channel_mean(np.maximum(empty[rows, columns][inside], 0))) >= BLACK_PRINT:
+    crop, inside = part
+    if median(channel_mean(np.maximum(empty[crop][inside], 0))) >= BLACK_PRINT:
         return False
+    filled = _filled(cube, crop)
+    ring = cv2.dilate(filled, _SQUARE) > cv2.erode(filled, _SQUARE)
+    rows, columns = crop
     shape = inside.shape
-    outline = np.zeros(shape, np.uint8)
-    cv2.fillConvexPoly(outline, cube.outline - np.array([columns.start, rows.start], np.int32), 1)
-    ring = cv2.dilate(outline, _SQUARE) > cv2.erode(outline, _SQUARE)
     # The empty yard's edges worked out a little beyond the crop, so the crop's own border makes none.
     pad = 5
     y0, x0 = max(rows.start - pad, 0), max(columns.start - pad, 0)
     then = edge_strength(np.ascontiguousarray(empty[y0:rows.stop + pad, x0:columns.stop + pad]))
     then = then[rows.start - y0:rows.start - y0 + shape[0], columns.start - x0:columns.start - x0 + shape[1]]
-    now = cues.edges[rows, columns]
+    now = cues.edges[crop]
     return float(np.mean(now[ring])) < NEW_OUTLINE * float(np.mean(then[ring]))
 
 

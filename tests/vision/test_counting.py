@@ -758,10 +758,10 @@ def test_a_shadow_over_plain_shapes_of_print_is_the_board_seen_darker() -> None:
 def test_a_shadow_on_plain_coloured_print_keeps_its_tint_and_coal_is_black() -> None:
     """A dark part over plain green print (no texture, no shapes for the other checks to go by): where a low lamp's
     shadow falls, the sky still lights it green, a fifth as bright (its blue and red fall to the markers' black),
-    and it is no coal. A coal cube there is black,
-    its top and side alike untinted. A dark part tinted otherwise than the print (a red lamp's glow on a cube, say)
-    is not the print's shadow; nor is a tinted part over grey print, which has no tint to keep, or over pale print
-    tinted far less than the part: a lamp's tint, not the print's."""
+    and it is no coal. A coal cube there is black, its top and side alike untinted. A dark part tinted otherwise
+    than the print (a red lamp's glow on a cube, say) is not the print's shadow; nor is a tinted part over grey
+    print, which has no tint to keep, or over pale print tinted far less than the part: a lamp's tint, not the
+    print's."""
     rng = np.random.default_rng(12)
     green = np.array([0.1, 0.5, 0.15], np.float32)  # BGR
     empty = np.empty((80, 80, 3), np.float32)
