@@ -190,6 +190,22 @@ def test_a_calibration_keeps_where_its_picture_saturated(tmp_path: Path) -> None
     assert load_profile(tmp_path).saturated is None
 
 
+def test_a_profile_reads_the_same_saved_and_loaded(tmp_path: Path) -> None:
+    """The benches measure profiles built in memory; `vision count --calibration DIR` and the session load them
+    from the file. The cube net's 8-bit layers tell even half precision from full, so the two must be the same."""
+    from hardware.stockyard import YardReader
+    from hardware.stockyard.profile import build_profile, load_profile, save_profile
+    from tests.vision.scenes_fifth import fifth_scene_pair
+
+    pair = fifth_scene_pair(3)
+    built = build_profile(pair.calibration)
+    save_profile(built, tmp_path)
+    loaded = load_profile(tmp_path)
+    assert np.array_equal(loaded.colours, built.colours)
+    frame = pair.play.image
+    assert YardReader(loaded).read(frame).reading == YardReader(built).read(frame).reading
+
+
 def test_count_without_the_cube_nets_model_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     from hardware.stockyard import cubenet, reader
