@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from hardware.stockyard import YardReader, build_profile, reader
-from tests.bench.exact_scenes import SceneReading, cache_scene, compare, read_all, setting, summary
+from tests.bench.exact_scenes import SceneReading, cache_scene, compare, read_all, setting, shaken, summary
 from tests.vision.cubenet_training.repin import saved_scene
 from tests.vision.scenes_indep import indep_scene_pair
 
@@ -65,3 +65,20 @@ def test_a_cached_scene_reads_as_the_reader_reads_it_and_a_setting_reaches_the_r
     # No pixel is a cube at a logit of 99: nothing counted, in the reading process as here.
     assert read_all([path], ["reader.CUBE_LOGIT=99.0"], processes=1)["indep-70000"]["got"] == NONE
     assert reader.CUBE_LOGIT != 99.0
+
+
+def test_a_shaken_reading_rounds_each_empty_yard_to_half_precision(tmp_path: Path) -> None:
+    """--shake reads each scene against its empty yard rounded to half precision: a change no reader should answer,
+    to see how many scenes it moves all the same. Indep 200128 is one it moves (a coal cube read as three)."""
+    path = cache_scene(tmp_path, "indep", 200_128)
+    assert path is not None
+    pair = saved_scene(path)
+    profile = build_profile(pair.calibration)
+    rounded = shaken(profile)
+    assert rounded.colours.dtype == np.float32 and not np.array_equal(rounded.colours, profile.colours)
+    assert np.array_equal(rounded.colours, profile.colours.astype(np.float16))
+    steady = YardReader(profile).read(pair.play.image).reading.counts()
+    shook = YardReader(rounded).read(pair.play.image).reading.counts()
+    assert steady != shook  # the premise: the shake moves this scene
+    assert read_all([path], processes=1, shake=True)["indep-200128"]["got"] == shook
+    assert read_all([path], processes=1)["indep-200128"]["got"] == steady
