@@ -11,7 +11,7 @@ them is most of the time (1200 scenes: about ten minutes on two cores), reading 
 prints the scenes counted exactly, per generator, the cubes counted wrong and which kinds were too many or too few,
 and writes every scene's reading to OUT.json; `--set` changes a setting of hardware.stockyard's modules for that
 reading, `--model` reads with another cube net, `--shake` with each empty yard's colours rounded to half precision
-(`shaken`: a change too small to mean anything, to see how many scenes that alone moves). `compare` lists the scenes
+(repin.shaken: a change too small to mean anything, to see how many scenes it alone moves). `compare` lists the scenes
 one reading got right and the other wrong. Choose seeds no setting was tuned on and no net trained on: the training
 scenes start at 100 000 (cubenet_training.scenes), the counter's settings were chosen on 50 000-50 099,
 60 000-61 099, 70 000-70 099, 80 000-80 099 (the bench's) and 90 000-90 149; 200 000-200 199 and 210 000-210 199
@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import dataclasses
 import importlib
 import json
 import sys
@@ -57,7 +56,6 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -65,9 +63,8 @@ sys.path.insert(0, str(ROOT))
 from hardware.stockyard import YardReader, build_profile  # noqa: E402
 from hardware.stockyard.classify import KINDS  # noqa: E402
 from hardware.stockyard.cubenet import MODEL, CubeNet  # noqa: E402
-from hardware.stockyard.profile import YardProfile  # noqa: E402
 from tableassist.errors import UserError  # noqa: E402
-from tests.vision.cubenet_training.repin import save_scene, saved_scene  # noqa: E402
+from tests.vision.cubenet_training.repin import save_scene, saved_scene, shaken  # noqa: E402
 from tests.vision.cubenet_training.scenes import GENERATORS as TRAINING_GENERATORS  # noqa: E402
 
 # The six independent generators, by the names the cube net's training scenes go by.
@@ -127,12 +124,6 @@ def _apply(settings: Sequence[str], model: Path | None, shake: bool = False) -> 
 
 _net: CubeNet | None = None  # each reading process's: made once, lent to each scene's reader
 _shake = False  # each reading process's: read with shaken profiles
-
-
-def shaken(profile: YardProfile) -> YardProfile:
-    """`profile` with its colours rounded to half precision (0.05 %): nothing a reader should answer, yet the cube
-    net's 8-bit layers do (see the docstring), so the scenes this moves are the reading's own shake."""
-    return dataclasses.replace(profile, colours=np.asarray(profile.colours.astype(np.float16), np.float32))
 
 
 def read_scene(path: Path) -> tuple[str, SceneReading]:

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from hardware.stockyard import YardReader, build_profile, reader
-from tests.bench.exact_scenes import SceneReading, cache_scene, compare, read_all, setting, shaken, summary
-from tests.vision.cubenet_training.repin import saved_scene
+from tests.bench.exact_scenes import SceneReading, cache_scene, compare, read_all, setting, summary
+from tests.vision.cubenet_training.repin import saved_scene, shaken
 from tests.vision.scenes_indep import indep_scene_pair
 
 NONE = {"iron": 0, "stone": 0, "coal": 0, "event": 0}
