@@ -13,8 +13,8 @@ Used to pin 26 tests again when the cube net became an average of two (2026-11-3
 
 With --steady a seed counts only where the test passes again with every empty yard its module builds rounded to
 half precision (`shaken`): the 8-bit cube net answers even that, and a scene pinned on a premise that a change of
-0.05 % takes away leaves its test for the next change to break. Rounding the profiles so (2026-12-02) failed 15 of the
-vision tests' pinned scenes.
+0.05 % takes away leaves its test for the next change to break. Rounding the profiles so (2026-12-02) took at least
+15 of the vision tests' pinned scenes off their premises.
 """
 
 from __future__ import annotations
