@@ -255,15 +255,17 @@ def test_a_heaps_pitch_smaller_than_its_lone_looking_blobs_outweighs_them(style:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("style", "seed"), [("third", 200111), ("fifth", 200093)])
+@pytest.mark.parametrize(("style", "seed"), [("third", 200111), ("fifth", 200198)])
 def test_a_lone_looking_blob_narrower_than_the_rest_does_not_measure_the_size(style: str, seed: int,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """With the wider cube net's tighter outlines, a lone-looking blob narrower than the rest is more often a fragment
     than a whole cube seen from aside, and measuring the cube size on it shrinks the size: third 200111 reads right with
-    the rule and a cube off without, fifth 200093 two cubes off and three. With the cube net in 8 bits the rule moves
-    few scenes: of the 2400 of seeds 200 000-200 199 and 210 000-210 199, six, five of them a cube better (these two,
-    fifth 200143, 200198 and 210103) and one two cubes worse (fifth 200052, 3 cubes off against 1). Fifth 80056 and
-    80083, a cube off with the rule and three without, were the cases until then. Since the canvas widened to 352 pixels
+    the rule and a cube off without, fifth 200198 a cube off and two (fifth 200093, two and three, until 2026-12-02:
+    with its empty yard rounded to half precision it no longer showed the rule; fifth 200198 still does, `repin
+    --steady`). With the cube net in 8 bits the rule moves few scenes: of the 2400 of seeds 200 000-200 199 and
+    210 000-210 199, six, five of them a cube better (third 200111, fifth 200093, 200143, 200198 and 210103) and one
+    two cubes worse (fifth 200052, 3 cubes off against 1). Fifth 80056 and 80083, a cube off with the rule and three
+    without, were the cases until then. Since the canvas widened to 352 pixels
     no scene of the six independent generators' 2700 cached ones and 900 never-seen ones is far off without it (fifth
     80008 read 20 cubes for 12 so until then, and fifth 90105 29 for 10, not 16), but 11 fewer cubes are wrong with it
     on the 2700 (1599 against 1610; 25 at 320 pixels), none more on any scene. With the narrower net the rule went the
