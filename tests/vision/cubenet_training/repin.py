@@ -11,10 +11,10 @@ With --cache, each scene is written once as .npz and read back by every later se
 Tests that make their scenes themselves (test_counting's) are called with the seed alone and render each one.
 Used to pin 26 tests again when the cube net became an average of two (2026-11-30).
 
-With --steady a seed counts only where the test passes again with every empty yard its module builds rounded to
-half precision (`shaken`): the 8-bit cube net answers even that, and a scene pinned on a premise that a change of
-0.05 % takes away leaves its test for the next change to break. Rounding the profiles so (2026-12-02) took at least
-15 of the vision tests' pinned scenes off their premises.
+With --steady a seed counts only where the test passes again with every yard reader it makes reading against its
+empty yard rounded to half precision (`shaken`): the 8-bit cube net answers even that, and a scene pinned on a
+premise that a change of 0.05 % takes away leaves its test for the next change to break. Rounding the profiles so
+(2026-12-02) took at least 15 of the vision tests' pinned scenes off their premises.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 import pytest
 
+from hardware.stockyard import YardReader
 from hardware.stockyard.profile import YardProfile
 from tests.vision.test_accuracy import NAMED
 
@@ -95,14 +96,18 @@ def shaken(profile: YardProfile) -> YardProfile:
     return dataclasses.replace(profile, colours=np.asarray(profile.colours.astype(np.float16), np.float32))
 
 
-def shows_premise_steadily(test: Callable[..., None], module: types.ModuleType, arguments: dict[str, Any]) -> bool:
-    """Whether `test` passes with `arguments` as `shows_premise` asks, and again with every profile its `module`
-    builds (its own name `build_profile`) shaken."""
+def shows_premise_steadily(test: Callable[..., None], arguments: dict[str, Any]) -> bool:
+    """Whether `test` passes with `arguments` as `shows_premise` asks, and again with every yard reader it makes
+    reading against its profile shaken (wherever the test builds the profile: its own module or a helper's)."""
     if not shows_premise(test, arguments):
         return False
-    build = module.build_profile
+    made = YardReader.__init__
+
+    def reading_shaken(reader: YardReader, profile: YardProfile, *rest: Any, **named: Any) -> None:
+        made(reader, shaken(profile), *rest, **named)
+
     with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(module, "build_profile", lambda *args, **kwargs: shaken(build(*args, **kwargs)))
+        monkeypatch.setattr(YardReader, "__init__", reading_shaken)
         return shows_premise(test, arguments)
 
 
@@ -131,7 +136,7 @@ def main() -> None:
     for seed in seeds(args.seeds):
         given = {"style": args.style, "seed": seed, "make": make, "kind": args.kind}
         arguments = {name: value for name, value in given.items() if name in wanted}
-        if shows_premise_steadily(test, module, arguments) if args.steady else shows_premise(test, arguments):
+        if shows_premise_steadily(test, arguments) if args.steady else shows_premise(test, arguments):
             found.append(seed)
             print(f"{args.style} {seed}: shows it", flush=True)
             if len(found) >= args.most:
