@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from statistics import median_low
 from typing import Any
 
 import cv2
@@ -25,6 +26,7 @@ from numpy.typing import NDArray
 from hardware.stockyard.channels import channel_mean
 from hardware.stockyard.classify import (
     CLIPPED_LIT,
+    COAL_BELOW,
     EVENT_ABOVE,
     KINDS,
     classify,
@@ -435,7 +437,7 @@ def count_cubes(mask: Mask, colours: FloatImage, camera: CameraGeometry, edge: M
     result.cubes = stones_in_their_own_shade([c for c in result.cubes if id(c) not in shadows], side)
     if light is not None:
         result.cubes = _greys_in_even_light(result.cubes, light)
-    result.cubes = settle_greys(result.cubes)
+    result.cubes = settle_greys(settle_darks(result.cubes))
     if total_area > 0.5 * yard_area and result.unsure is None:
         result.unsure = "the stock yard is mostly covered"
     # More of a kind than the game has: cubes counted twice over, from a footprint measured on fragments.
@@ -532,6 +534,26 @@ def stones_in_their_own_shade(cubes: list[Cube], side: float) -> list[Cube]:
                 c = replace(c, kind="stone")
         out.append(c)
     return out
+
+
+DARK_ALIKE = 1.5  # brightest over darkest of the yard's coal and stone tops, under which they are all one kind...
+DARK_MANY = 4  # ...where there are at least this many of them
+
+
+def settle_darks(cubes: list[Cube]) -> list[Cube]:
+    """Coal and stones told apart by each other: where the yard's dark and grey tops are all alike (within
+    DARK_ALIKE of each other, and enough of them to say so), they are one kind, the one their middle top reads
+    as. A coal's black top is a fraction of a stone's grey under any lamp; a fixed line through a heap of
+    like cubes makes some of each (fourth 200042: nine coal read as six stones and three coal)."""
+    darks = [c for c in cubes if c.kind in ("coal", "stone")]
+    kinds = {c.kind for c in darks}
+    if len(kinds) < 2 or len(darks) < DARK_MANY:
+        return cubes
+    lits = sorted(c.lit for c in darks)
+    if lits[-1] >= DARK_ALIKE * max(lits[0], 1e-3):
+        return cubes
+    kind = "coal" if median_low(lits) < COAL_BELOW else "stone"
+    return [replace(c, kind=kind) if c.kind in ("coal", "stone") else c for c in cubes]
 
 
 def settle_greys(cubes: list[Cube]) -> list[Cube]:

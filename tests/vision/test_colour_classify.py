@@ -8,7 +8,7 @@ import pytest
 
 from hardware.stockyard.classify import classify, colour_groups, grey_split
 from hardware.stockyard.colour import measure_reference, normalise
-from hardware.stockyard.count import Cube, settle_greys
+from hardware.stockyard.count import Cube, settle_darks, settle_greys
 from hardware.stockyard.frame import prepare, to_gray
 from hardware.stockyard.geometry import view_for_aspect
 from hardware.stockyard.markers import find_markers
@@ -165,6 +165,35 @@ def test_a_small_gap_below_tops_short_of_white_splits_nothing() -> None:
     # The same gap of 1.2 between tops that did not clip is no sure sign of two kinds.
     assert grey_split([0.7, 0.84]) is None
     assert grey_split([0.74, 0.83, 0.83, 1.0, 1.0]) is not None
+
+
+def test_a_heap_of_like_coal_astride_the_line_is_all_coal() -> None:
+    # Fourth independent scene 200042: nine coal cubes lit to 0.21-0.30, on both sides of the fixed line at 0.28
+    # (and the darker ones beside them taken for those "stones'" shaded sides): six read as stones.
+    cubes = _greys(0.21, 0.214, 0.23, 0.247, 0.263, 0.273, 0.284, 0.294, 0.302)
+    assert {c.kind for c in cubes} == {"coal", "stone"}
+    assert [c.kind for c in settle_darks(cubes)] == ["coal"] * 9
+
+
+def test_like_grey_stones_astride_the_line_are_all_stones() -> None:
+    cubes = _greys(0.26, 0.3, 0.32, 0.35)
+    assert [c.kind for c in cubes].count("coal") == 1
+    assert [c.kind for c in settle_darks(cubes)] == ["stone"] * 4
+
+
+@pytest.mark.parametrize("tops", [
+    (0.1, 0.12, 0.4, 0.45),  # coal and stones, far apart: each keeps its own
+    (0.25, 0.3, 0.32),  # too few to say they are one kind
+    (0.2, 0.22, 0.24, 0.27),  # all coal already
+])
+def test_unlike_or_few_darks_keep_their_kinds(tops: tuple[float, ...]) -> None:
+    cubes = _greys(*tops)
+    assert [c.kind for c in settle_darks(cubes)] == [c.kind for c in cubes]
+
+
+def test_settling_the_darks_leaves_iron_and_events_alone() -> None:
+    cubes = _greys(0.22, 0.25, 0.3, 0.31, 0.9) + [Cube("iron", (99.0, 0.0), np.zeros((0, 2), np.int32), 1.0, 0.5)]
+    assert [c.kind for c in settle_darks(cubes)] == ["coal"] * 4 + ["event", "iron"]
 
 
 def test_the_brighter_lamp_scene_reads_right() -> None:
