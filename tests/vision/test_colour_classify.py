@@ -119,7 +119,8 @@ def test_a_shadow_on_brown_print_is_not_a_coal_top() -> None:
 
 
 def _greys(*tops: float) -> list[Cube]:
-    """Grey and white cubes as the counter hands them over: classified by the fixed lines, with their lit tops."""
+    """Neutral cubes (coal, stone, event) as the counter hands them over: classified by the fixed lines, with their
+    lit tops."""
     cubes = []
     for i, lum in enumerate(tops):
         kind = classify(_cube_pixels((lum, lum, lum), side_factor=0.55)).kind

@@ -534,8 +534,8 @@ def train(data: Path, out: Path, steps: int, seed: int = 0, shadowed: float = 0.
             logit = F.interpolate(answer[:, :1], scale_factor=2, mode="bilinear", align_corners=False)[:, 0]
             # Only where the reader looks: outside the yard and on the markers nothing is asked of the net.
             weight = m * (1 + rims * outlines(y)) if rims else m
-            loss = loss + (F.binary_cross_entropy_with_logits(logit, y, reduction="none") * weight).sum() / m.sum(
-                ).clamp(min=1)
+            wrong = F.binary_cross_entropy_with_logits(logit, y, reduction="none")
+            loss = loss + (wrong * weight).sum() / m.sum().clamp(min=1)
         opt.zero_grad()
         loss.backward()
         opt.step()
