@@ -24,7 +24,15 @@ from hardware.stockyard.cues import Cues
 from hardware.stockyard.frame import MarkersMissing, PreparedFrame, prepare
 from hardware.stockyard.geometry import marker_reach, yard_aspect
 from hardware.stockyard.markers import sharpened
-from hardware.stockyard.matching import EmptyYard, as_empty_where_clipped, changed_light, luminance, match_gain
+from hardware.stockyard.matching import (
+    EmptyYard,
+    as_empty_where_clipped,
+    changed_light,
+    luminance,
+    match_gain,
+    tone_change,
+    undo_tone,
+)
 from hardware.stockyard.medians import median
 from hardware.stockyard.memory import keep_freed_memory
 from hardware.stockyard.profile import YardProfile, saturated, smooth
@@ -251,7 +259,11 @@ class YardReader:
                                              cv2.bitwise_not(frame.markers)), np.uint8)
         now_clipped, then_clipped = saturated(frame.canvas), self.profile.saturated
         unsaturated = ~now_clipped if then_clipped is None else ~(now_clipped | then_clipped)
-        colours = match_gain(smooth(frame.colours), self.profile.colours, allowed, unsaturated=unsaturated)
+        # A black level the markers misjudged first (see matching.TONE_FROM): the gain's cells would each take a
+        # different share of it, by how dark their print is.
+        smoothed = smooth(frame.colours)
+        smoothed = undo_tone(smoothed, tone_change(smoothed, self.profile.colours, allowed))
+        colours = match_gain(smoothed, self.profile.colours, allowed, unsaturated=unsaturated)
         colours, empty = self._match_sharpness(colours, allowed)
         return Comparison(as_empty_where_clipped(colours, empty.colours, now_clipped, then_clipped), empty, allowed)
 

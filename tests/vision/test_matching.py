@@ -114,3 +114,63 @@ def test_a_change_over_the_whole_yard_is_left_to_the_markers() -> None:
     light = matching.changed_light(dimmer, matching.EmptyYard(empty), np.full(shape, 255, np.uint8),
                                    np.zeros(shape, np.uint8))
     assert np.allclose(light, 1.0, atol=0.03)
+
+
+def print_of_every_shade(seed: int, low: float = 0.05, high: float = 0.9, shape: tuple[int, int] = (320, 320),
+                         ) -> np.ndarray:
+    """Printed artwork from dark to light: broad blotches of every shade between `low` and `high`, a little grain."""
+    rng = np.random.default_rng(seed)
+    blotches = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), 6)
+    ranks = blotches.argsort(axis=None).argsort().reshape(shape) / blotches.size  # evenly spread over the shades
+    lum = low + (high - low) * ranks + rng.normal(0, 0.01, shape)
+    tint = np.array([0.9, 1.0, 1.1], np.float32)  # BGR: a warm print
+    return np.clip(lum[:, :, None] * tint, 0, 1).astype(np.float32)
+
+
+def with_cubes(picture: np.ndarray, seed: int, share: float = 0.15) -> np.ndarray:
+    """Squares of one colour each over about `share` of the picture."""
+    rng = np.random.default_rng(seed)
+    out = picture.copy()
+    h, w = picture.shape[:2]
+    for _ in range(int(share * h * w / 100)):
+        y, x = rng.integers(0, h - 10), rng.integers(0, w - 10)
+        out[y:y + 10, x:x + 10] = rng.choice([(0.1, 0.3, 0.9), (0.5, 0.5, 0.5), (0.04, 0.04, 0.04), (0.9, 0.9, 0.9)])
+    return out
+
+
+EVERYWHERE = np.full((320, 320), 255, np.uint8)
+
+
+def test_a_black_level_that_moved_since_calibration_is_measured_on_the_bare_board_and_undone() -> None:
+    # The markers' black read higher in play than at calibration (a sheen on the toner): every value of the frame
+    # lower by a seventh, dark print crushed to black, a ratio to the empty yard that no gain matches.
+    empty = print_of_every_shade(seed=1)
+    now = np.maximum(with_cubes(empty, seed=2) * 1.1 - 0.15, 0).astype(np.float32)
+    tone = matching.tone_change(now, empty, EVERYWHERE)
+    assert tone is not None
+    gains, offsets = tone
+    assert np.allclose(gains, 1.1, atol=0.05) and np.allclose(offsets, -0.15, atol=0.02)
+    bare = (now == np.maximum(empty * 1.1 - 0.15, 0)).all(axis=2) & (now > 0.02).all(axis=2)
+    assert bare.mean() > 0.5  # the premise: most of the yard is bare board the camera did not crush to black
+    assert np.abs(matching.undo_tone(now, tone) - empty)[bare].max() < 0.02
+
+
+def test_a_brighter_room_is_left_to_the_gain_and_an_unchanged_one_to_itself() -> None:
+    empty = print_of_every_shade(seed=3)
+    assert matching.tone_change(with_cubes(empty * 1.3, seed=4), empty, EVERYWHERE) is None
+    assert matching.tone_change(with_cubes(empty, seed=4), empty, EVERYWHERE) is None
+    now = np.maximum(empty * 1.1 - 0.1, 0).astype(np.float32)
+    assert matching.undo_tone(now, None) is now
+
+
+def test_print_of_too_few_shades_says_nothing_of_the_tone() -> None:
+    # A pale board only: a line fitted through a few close shades could slope any way, and there is no dark print
+    # for a black level to crush.
+    empty = print_of_every_shade(seed=5, low=0.7, high=0.85)
+    assert matching.tone_change(np.maximum(empty * 1.1 - 0.1, 0).astype(np.float32), empty, EVERYWHERE) is None
+
+
+def test_the_tone_is_measured_where_both_pictures_see_the_yard_only() -> None:
+    empty = print_of_every_shade(seed=6)
+    now = np.maximum(empty * 1.1 - 0.1, 0).astype(np.float32)
+    assert matching.tone_change(now, empty, np.zeros_like(EVERYWHERE)) is None
