@@ -161,9 +161,9 @@ def reads_right(style: str, seed: int, empty_yard: Change = as_taken,
 def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Heaps of five and six under a tilted camera keep the gaps behind their cubes' sides in their area, as the big
     heaps do: taken off only from seven cubes on, each of these scenes read one cube too many (fifth 200037,
-    fourth 200051: 13 for 12, second 80046: 8 for 7; fifth 200051 until the black level was matched on the bare board, 2026-12-02, which
-    read it right without; fourth 200029 until 2026-12-02, its premise lost with its empty
-    yard rounded to half precision (`repin --steady`), fifth 50009 and fourth 50026 until the cube net ran in 8 bits,
+    fourth 200051: 13 for 12, second 80046: 8 for 7; fifth 200051 until the black level was matched on the bare
+    board, which read it right without the rule, and fourth 200029, its premise lost with its empty yard rounded to
+    half precision (`repin --steady`), both 2026-12-02; fifth 50009 and fourth 50026 until the cube net ran in 8 bits,
     fifth 90081, fourth 50014 and second 60004 were cases until the canvas widened to 352 pixels, fourth 50075 and
     second 50059 until the cube net averaged with its lamp-lit fine-tune, second 90016 until the wider cube net)."""
     from hardware.stockyard import count
