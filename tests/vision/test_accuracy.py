@@ -160,7 +160,7 @@ def reads_right(style: str, seed: int, empty_yard: Change = as_taken,
 @pytest.mark.parametrize(("style", "seed"), [("fifth", 200037), ("fourth", 200051), ("second", 80046)])
 def test_heaps_of_five_hide_gaps_behind_their_sides(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Heaps of five and six under a tilted camera keep the gaps behind their cubes' sides in their area, as the big
-    heaps do: taken off only from seven cubes on, each of these scenes read one cube too many (fifth 200037,
+    heaps do: taken off only from seven cubes on, each of these scenes read one cube too many (fifth 200037: 10 for 9,
     fourth 200051: 13 for 12, second 80046: 8 for 7; fifth 200051 until the black level was matched on the bare
     board, which read it right without the rule, and fourth 200029, its premise lost with its empty yard rounded to
     half precision (`repin --steady`), both 2026-12-02; fifth 50009 and fourth 50026 until the cube net ran in 8 bits,
