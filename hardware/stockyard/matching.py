@@ -151,6 +151,7 @@ def undo_tone(colours: FloatImage, tone: Tone | None) -> FloatImage:
 # wrong 1057 -> 885, scenes four or more cubes off 75 -> 65. Corrected from a ratio of 0.5 (TONE_FROM) the same
 # 1470, with 23 scenes gained and 20 lost: a shake's worth (the net's 8 bits answer any change of its picture).
 # The frame's colours for classifying corrected too: 1463.
+# From 0.85 (2026-12-07, the same three sets): 1466, 2 gained and 5 lost.
 TONE_FROM = 1.0  # log of the ratio now/then at the print's darkest shade over that at its lightest
 TONE_LOW, TONE_HIGH = 0.03, 0.95  # shades of the empty yard measured between (of the markers' white)
 TONE_BINS = 10
