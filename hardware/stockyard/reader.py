@@ -108,6 +108,9 @@ CUBE_LOGIT = 0.9
 # normal day's 20-30. A recount that kept the first count's cube size (side and footprint) instead of measuring its
 # own was cheaper by the footprint's refit, but read 1462 as it is and 1465 always: the three counts' worth is that
 # each measures the size afresh.
+# Nor can a recount hide on the core the net leaves idle: the looser count on a second thread beside the first took
+# the two 27.5 ms against 23.1 one after the other (145 frames of the first set): the counter is Python, and the GIL
+# runs one thread at a time.
 RECOUNT_BELOW = 0.2
 RECOUNT_AT = (-0.5, 2.5)  # with the wider net, (-1, 2.5): 2109 of those 2700; (-0.5, 3.5): 2111
 # A doubtful count that a fuller mask counts the same was right in 242 of 298 cached scenes (81 %; 2700 scenes of the
