@@ -592,9 +592,9 @@ RIM_CUBE = 0.7  # of a cube's footprint: the least a blob past the marker centre
 # under today's, heaps of five and six hide as much: 4.5 reads 10 more of the 1400 held-out scenes (third
 # +5, blind +3, indep +2) and 1 more of the held-out fourth generator's 200. 1.5 to 3.5: as good.
 HEAP_FROM = 4.5
+# HEAP_GAP against the three cached sets of exact_scenes.py (1799 scenes, 1469 exact; 2026-12-07): 0.3 read 1462
+# (the first set +2, the others -9); on the first set alone 0.1, 0.4 and 0.5 read 492, 489 and 475 of 600 against 493.
 HEAP_GAP = 0.2  # the share of a big heap's area those gaps take per side of displacement (0.3: main lost 5)
-# Against the three cached sets of exact_scenes.py (1799 scenes, 1469 exact; 2026-12-07): 0.3 read 1462 (the first
-# set +2, the others -9), 0.1 the first set 492 of 600 against 493, 0.4 and 0.5 489 and 475.
 
 
 def _beyond_the_box(count: CubeCount, box: dict[str, int] | None) -> str | None:
@@ -1196,10 +1196,11 @@ PITCH_SLACK = 0.3  # ...beyond this (a third either way) from the pitch's footpr
 # 250 as before. Before the guessed sizes were left out, 8.0 read 1129 of the 1500 (errors 1107) and 50.0 read 1130
 # (1095); always taking the pitch's size then, 1130, but 3 scenes lost.
 PITCH_WEIGHT_SMALLER = 20.0
-# A pitch a quarter of the measured footprint (the lone-looking cube a 2×2 block?) quarters the size with its backing:
-# sixth 200094 read 25 cubes for 7, its one lone iron split in four by the texture's lines in a heap. Keeping the
-# pitch's sizes above 0.4 of a measured footprint read it 6 for 7, but the three cached sets of exact_scenes.py lost 3
-# scenes and gained none (2026-12-07): a quartering the lines back is more often right.
+# The pitch's sizes also reach below MEASURED_LOW in _refine_footprint, so lines a quarter of the measured footprint
+# apart quarter it (the lone-looking cube taken for a 2×2 block): sixth 200094 read 25 cubes for 7, a heap's lines at
+# half a cube's pitch splitting its one lone iron in four. Keeping the pitch's sizes above 0.4 of a measured footprint
+# read it 6 for 7, but the three cached sets of exact_scenes.py lost 3 scenes and gained none (2026-12-07): a
+# quartering the lines back is more often right.
 
 
 def _refine_footprint(shapes: _Shapes, areas: NDArray[np.float64], footprint: float, smallest: float,
