@@ -475,6 +475,19 @@ def test_pale_yellow_is_no_iron(style: str, seed: int, monkeypatch: pytest.Monke
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("style", "seed"), [("fifth", 210035)])
+def test_print_crushed_to_black_is_not_lifted_to_coal(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fifth 210035: the markers' black read higher in play than at calibration, and the stock yard's dark green
+    panels, crushed to black in red and blue in both pictures, were lifted to grey with the black level's error when
+    it was undone: 18 coal cubes in a yard with none (matching.as_empty_where_crushed)."""
+    from hardware.stockyard import reader
+
+    truth, read_again = reads_right(style, seed)
+    monkeypatch.setattr(reader, "as_empty_where_crushed", lambda colours, empty, crushed: colours)  # the premise
+    assert read_again()["coal"] > truth["coal"] + 5
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("style", "seed"), [("first", 50002), ("first", 50004)])
 def test_a_camera_out_of_focus_keeps_the_markers_black(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The first independent generator's scenes 50002 and 50004 out of focus. Its markers are small: their

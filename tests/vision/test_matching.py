@@ -155,6 +155,28 @@ def test_a_black_level_that_moved_since_calibration_is_measured_on_the_bare_boar
     assert np.abs(matching.undo_tone(now, tone) - empty)[bare].max() < 0.02
 
 
+def test_print_crushed_to_black_in_both_pictures_stays_as_dark_as_the_empty_yard() -> None:
+    # Dark green print that the empty yard's picture crushed to black in blue and red already (0 says only "this
+    # dark or darker"), and the frame's too, its black level misread: undoing the tone lifts the frame's zeros by the
+    # level's error, to a grey the print never had, and the cube net saw coal there. The empty yard's own zeros
+    # explain them. A coal cube on light print, crushed too, is still far darker than the board there.
+    empty = print_of_every_shade(seed=7)
+    empty[:40, :40] = (0.0, 0.1, 0.0)
+    now = np.maximum(empty * 1.1 - 0.15, 0).astype(np.float32)
+    coal = np.zeros(empty.shape[:2], bool)
+    coal[200:210, 200:210] = True
+    now[coal] = 0.0
+    tone = matching.tone_change(now, empty, EVERYWHERE)
+    assert tone is not None
+    undone = matching.undo_tone(now, tone)
+    assert (undone[:40, :40, 0] > 0.1).all()  # the premise: the crushed print lifted to a grey
+    mended = matching.as_empty_where_crushed(undone, empty, now <= 0)
+    assert np.array_equal(mended[:40, :40], empty[:40, :40])
+    assert (mended[coal] < empty[coal] - 0.2).all() and (mended[coal] < 0.2).all()
+    lit = (now > 0).all(axis=2)
+    assert np.array_equal(mended[lit], undone[lit])  # what the frame did not crush is the tone's to mend alone
+
+
 def test_a_brighter_room_is_left_to_the_gain_and_an_unchanged_one_to_itself() -> None:
     empty = print_of_every_shade(seed=3)
     assert matching.tone_change(with_cubes(empty * 1.3, seed=4), empty, EVERYWHERE) is None
