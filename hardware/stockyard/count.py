@@ -725,6 +725,12 @@ SHADOW_ALONG = 0.7  # radians: a dark part beyond a shadow or a cube, within thi
 # of its top's brightness, and not along the camera's smear), so that fewer dark parts need agree: 992 (3 gained,
 # 3 lost), coal counted too many in 72 -> 66 scenes but too few in 36 -> 42; with the smear's way not left out, or
 # darkness under 0.5 over a sixth of the outline, 947-984.
+# Nor (2026-12-07, the three cached sets of exact_scenes.py, 1799 scenes): a coal part kept from the lamp's way where
+# it looks like a cube and not a shadow, its colour sure (certainty 0.8 or more), its top lit (0.03 of white or more,
+# where most shadows' read 0) and a cube's size (0.9 of a side squared or more): 3 gained (indep 210019 and blind
+# 220056, three coal cubes each beside an iron or an event the same way; third 210017), 2 lost (fourth 200094 and
+# 210091, whose lamps' shadows read just so); shaken 2 and 1. Stricter (0.99, 0.05, 1.0) or looser (0.7 of a side
+# squared), the same scenes.
 
 
 # A shadow darkens the board but hides none of it: the print's fine texture (paper grain, ink lines, gravel) shows
