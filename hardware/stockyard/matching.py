@@ -184,7 +184,7 @@ def _gains(ratio: NDArray[np.floating], ok: NDArray[np.bool_], usable: NDArray[n
 
 
 # Measured 2026-12-07 on the three cached sets of tests/bench/exact_scenes.py (seeds 200 000, 210 000 and 220 000, 1799
-# scenes): 1469 -> 1472 exact (5 gained, 2 lost, all but one of them the fifth generator's), cubes wrong 877 -> 858;
+# scenes): 1469 -> 1472 exact (5 gained, 2 lost, all of them the fifth generator's), cubes wrong 877 -> 858;
 # with --shake, 1489 -> 1495 (8 gained, 2 lost), 827 -> 787. Seeds 230 000-230 099, cached afresh: 485 -> 486 (2
 # gained, 1 lost), 295 -> 281.
 def as_empty_where_crushed(colours: FloatImage, empty: FloatImage, crushed: NDArray[np.bool_]) -> FloatImage:
