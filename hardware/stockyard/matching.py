@@ -134,11 +134,26 @@ def tone_change(colours: FloatImage, empty: FloatImage, allowed: Mask) -> Tone |
     return gains.astype(np.float32), offsets.astype(np.float32)
 
 
-def undo_tone(colours: FloatImage, tone: Tone | None) -> FloatImage:
-    """The frame's colours as they would be with the empty yard's black level and gain (`tone_change`)."""
+# The crushed channels' bound, measured 2026-12-07 on the three cached sets of tests/bench/exact_scenes.py (seeds
+# 200 000, 210 000 and 220 000, 1799 scenes): 1469 -> 1472 exact (5 gained, 2 lost, all of them the fifth generator's),
+# cubes wrong 877 -> 858; with --shake, 1489 -> 1495 (8 gained, 2 lost), 827 -> 787. Seeds 230 000-230 099, cached
+# afresh: 485 -> 486 (2 gained, 1 lost), 295 -> 281.
+def undo_tone(colours: FloatImage, tone: Tone | None, empty: FloatImage, crushed: NDArray[np.bool_]) -> FloatImage:
+    """The frame's colours as they would be with the empty yard's (`empty`) black level and gain (`tone_change`).
+
+    A channel the frame crushed to black (`crushed`: 0 in its normalised colours) only says "this dark or darker":
+    undone, it would read the shade the black level's error gives, whatever it was. Where the empty yard is darker
+    still there (its own dark print crushed at calibration), the bare board explains it and its colour stands; lifted,
+    dark green print read as grey and whole panels of it as coal (fifth 210035: 18 coal cubes in a yard with none).
+    Coal on lighter print is darker than the empty yard there and still differs.
+    """
     if tone is None:
         return colours
-    return np.asarray((colours - tone[1]) / tone[0], np.float32)
+    undone = np.asarray((colours - tone[1]) / tone[0], np.float32)
+    at = np.flatnonzero(crushed)
+    flat = undone.reshape(-1)
+    flat[at] = np.minimum(flat[at], empty.reshape(-1)[at])
+    return undone
 
 
 # The markers set each picture's black and white, and the black may read otherwise in play than at calibration
@@ -181,28 +196,6 @@ def _gains(ratio: NDArray[np.floating], ok: NDArray[np.bool_], usable: NDArray[n
         else:
             gains[c] = median(ratio[c][usable[c]]) if kept > _ENOUGH else fallback[c]
     return gains
-
-
-# Measured 2026-12-07 on the three cached sets of tests/bench/exact_scenes.py (seeds 200 000, 210 000 and 220 000, 1799
-# scenes): 1469 -> 1472 exact (5 gained, 2 lost, all of them the fifth generator's), cubes wrong 877 -> 858;
-# with --shake, 1489 -> 1495 (8 gained, 2 lost), 827 -> 787. Seeds 230 000-230 099, cached afresh: 485 -> 486 (2
-# gained, 1 lost), 295 -> 281.
-def as_empty_where_crushed(colours: FloatImage, empty: FloatImage, crushed: NDArray[np.bool_]) -> FloatImage:
-    """The empty yard's colour wherever a channel crushed to black is no evidence of change.
-
-    A channel the frame crushed to black (0: markers' black level misread, see TONE_FROM) only says "this dark or
-    darker", and undoing the tone (undo_tone) lifts it to the shade the black level's error gives, whatever it was.
-    Where the empty yard was darker still there (its own dark print crushed at calibration), the bare board explains
-    it; lifted as it is, dark green print read as grey and whole panels of it as coal (fifth 210035: 18 coal cubes in
-    a yard with none). Coal on lighter print is darker than the empty yard and still differs.
-    """
-    at = np.flatnonzero(crushed)
-    if not len(at):
-        return colours
-    out = np.array(colours, np.float32)
-    flat = out.reshape(-1)
-    flat[at] = np.minimum(flat[at], empty.reshape(-1)[at])
-    return out
 
 
 def as_empty_where_clipped(colours: FloatImage, empty: FloatImage, now_clipped: NDArray[np.bool_],

@@ -27,7 +27,6 @@ from hardware.stockyard.markers import sharpened
 from hardware.stockyard.matching import (
     EmptyYard,
     as_empty_where_clipped,
-    as_empty_where_crushed,
     changed_light,
     luminance,
     match_gain,
@@ -277,7 +276,7 @@ class YardReader:
         smoothed = smooth(frame.colours)
         tone = tone_change(smoothed, self.profile.colours, allowed)
         if tone is not None:
-            smoothed = as_empty_where_crushed(undo_tone(smoothed, tone), self.profile.colours, frame.colours <= 0)
+            smoothed = undo_tone(smoothed, tone, self.profile.colours, frame.colours <= 0)
         colours = match_gain(smoothed, self.profile.colours, allowed, unsaturated=unsaturated)
         colours, empty = self._match_sharpness(colours, allowed)
         return Comparison(as_empty_where_clipped(colours, empty.colours, now_clipped, then_clipped), empty, allowed)

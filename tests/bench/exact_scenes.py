@@ -47,7 +47,7 @@ With the black level matched on the bare board (matching.tone_change, later the 
 1799; 8 gained, 5 lost), cubes wrong 299, 297 and 289 (885 against 1057), scenes four or more cubes off 75 -> 65;
 with `--shake`, 508, 485 and 497 (1490 against 1487), cubes wrong 811 against 1046.
 With a channel the frame crushed to black kept an upper bound when the black level is undone
-(matching.as_empty_where_crushed, 2026-12-07): 493, 487 and 492 (1472; 5 gained, 2 lost), cubes wrong 260, 287 and
+(matching.undo_tone, 2026-12-07): 493, 487 and 492 (1472; 5 gained, 2 lost), cubes wrong 260, 287 and
 311 (858 against 877); with `--shake`, 1495 against 1489 (787 cubes wrong against 827). Of `--first 230000` (cached
 afresh that day), 486 against 485 (2 gained, 1 lost; 281 cubes wrong against 295).
 Where a cache reads otherwise with that reader, look first at what changed in the generators.

@@ -479,11 +479,14 @@ def test_pale_yellow_is_no_iron(style: str, seed: int, monkeypatch: pytest.Monke
 def test_print_crushed_to_black_is_not_lifted_to_coal(style: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Fifth 210035: the markers' black read higher in play than at calibration, and the stock yard's dark green
     panels, crushed to black in red and blue in both pictures, were lifted to grey with the black level's error when
-    it was undone: 18 coal cubes in a yard with none (matching.as_empty_where_crushed)."""
-    from hardware.stockyard import reader
+    it was undone: 18 coal cubes in a yard with none (matching.undo_tone keeps them an upper bound)."""
+    from hardware.stockyard import matching, reader
+
+    def lifting(colours: np.ndarray, tone: matching.Tone | None, empty: np.ndarray, crushed: np.ndarray) -> np.ndarray:
+        return matching.undo_tone(colours, tone, empty, np.zeros_like(crushed))
 
     truth, read_again = reads_right(style, seed)
-    monkeypatch.setattr(reader, "as_empty_where_crushed", lambda colours, empty, crushed: colours)  # the premise
+    monkeypatch.setattr(reader, "undo_tone", lifting)  # the premise: every crushed channel lifted with the rest
     assert read_again()["coal"] > truth["coal"] + 5
 
 
